@@ -1,0 +1,108 @@
+# ftrec / ftana build.  `make` builds both programs, `make check` runs every test
+# (unit tests under ASan+UBSan, live tests as root, the kernel lab when qemu is there).
+#
+# Sources are discovered, not listed: a new .c in format/, record/ or analyze/ is
+# picked up; */main.c is the program entry, everything else goes into the module's
+# library so tests can link it.  BUILD lets parallel builds use separate trees.
+
+BUILD    ?= build
+CC       ?= cc
+PKGS     := libzstd libtraceevent libtracefs sqlite3
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+WARN     := -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2
+CFLAGS   ?= -O2 -g
+ALL_CFLAGS = $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -I. -Iformat $(PKG_CFLAGS) -MMD -MP
+SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+LIBS     := $(PKG_LIBS) -lpthread -lm
+# ftrec must run on hosts without our libraries: link it statically (see README).
+STATIC_LIBS := -static -Wl,--start-group $(shell pkg-config --static --libs libtracefs libtraceevent libzstd 2>/dev/null) -lpthread -ldl -Wl,--end-group
+
+FORMAT_SRC  := $(wildcard format/*.c)
+RECORD_SRC  := $(filter-out record/main.c,$(wildcard record/*.c))
+ANALYZE_SRC := $(filter-out analyze/main.c,$(wildcard analyze/*.c))
+SQL_FILES   := $(sort $(wildcard schema/*.sql schema/reports/*.sql))
+UNIT_TESTS  := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
+
+obj = $(patsubst %.c,$(1)/obj/%.o,$(2))
+
+.PHONY: all static check unit-tests test-bins bench demo deps lab samples clean
+all: $(BUILD)/ftrec $(BUILD)/ftana
+
+static: $(BUILD)/ftrec
+
+# ---------------------------------------------------------------- normal build
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(BUILD)/libftz.a: $(call obj,$(BUILD),$(FORMAT_SRC))
+$(BUILD)/librecord.a: $(call obj,$(BUILD),$(RECORD_SRC))
+$(BUILD)/libanalyze.a: $(call obj,$(BUILD),$(ANALYZE_SRC) $(BUILD)/schema_sql.c)
+$(BUILD)/%.a:
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/ftrec: $(call obj,$(BUILD),record/main.c) $(BUILD)/librecord.a $(BUILD)/libftz.a
+	$(CC) $(CFLAGS) -o $@ $^ $(STATIC_LIBS)
+
+$(BUILD)/ftana: $(call obj,$(BUILD),analyze/main.c) $(BUILD)/libanalyze.a $(BUILD)/libftz.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
+
+# SQL is kept in schema/*.sql and compiled in, so it can be read and run by hand.
+$(BUILD)/embed: tools/embed.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -o $@ $<
+$(BUILD)/schema_sql.c: $(BUILD)/embed $(SQL_FILES)
+	$(BUILD)/embed $(SQL_FILES) > $@
+$(BUILD)/obj/$(BUILD)/schema_sql.o: $(BUILD)/schema_sql.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+# ---------------------------------------------------------------- sanitized build (tests)
+SAN := $(BUILD)/san
+$(SAN)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -c $< -o $@
+$(SAN)/obj/$(BUILD)/schema_sql.o: $(BUILD)/schema_sql.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -c $< -o $@
+
+$(SAN)/libftz.a: $(call obj,$(SAN),$(FORMAT_SRC))
+$(SAN)/librecord.a: $(call obj,$(SAN),$(RECORD_SRC))
+$(SAN)/libanalyze.a: $(call obj,$(SAN),$(ANALYZE_SRC) $(BUILD)/schema_sql.c)
+
+SAN_LIBS := $(SAN)/libanalyze.a $(SAN)/librecord.a $(SAN)/libftz.a
+$(SAN)/ftrec: $(call obj,$(SAN),record/main.c) $(SAN)/librecord.a $(SAN)/libftz.a
+	$(CC) $(SAN_FLAGS) -o $@ $^ $(LIBS)
+$(SAN)/ftana: $(call obj,$(SAN),analyze/main.c) $(SAN)/libanalyze.a $(SAN)/libftz.a
+	$(CC) $(SAN_FLAGS) -o $@ $^ $(LIBS)
+$(SAN)/tests/%: $(SAN)/obj/tests/%.o $(SAN_LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) $(SAN_FLAGS) -o $@ $< $(SAN_LIBS) $(LIBS) -lcmocka
+
+test-bins: $(addprefix $(SAN)/tests/,$(UNIT_TESTS)) $(SAN)/ftrec $(SAN)/ftana $(BUILD)/ftrec $(BUILD)/ftana
+
+# Unit tests, live tests (tests/test_*.sh) and the kernel lab; one summary line at the end.
+check: test-bins
+	BUILD=$(BUILD) tests/run.sh
+
+bench: all
+	BUILD=$(BUILD) bench/run.sh
+
+demo: all
+	BUILD=$(BUILD) tools/demo.sh
+
+deps:
+	tools/deps.sh
+
+lab: all
+	BUILD=$(BUILD) tests/lab/run.sh
+
+samples: all
+	BUILD=$(BUILD) tests/lab/samples.sh
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

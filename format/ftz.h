@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ftz.h - the .ftz container: an append-only stream of checksummed sections.
+ *
+ * This is the only header the programs (record/, analyze/) include from format/.
+ * The byte layout is specified in format/FORMAT.md; keep the two in step.
+ *
+ * Conventions: functions return 0 (or a count) on success and a negative errno on
+ * failure unless stated otherwise; error text is written to a caller buffer where
+ * one is taken, as one line naming the file and the problem.
+ */
+#ifndef FTZ_H
+#define FTZ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define FTZ_VERSION_MAJOR 1 /* readers refuse a higher major */
+#define FTZ_VERSION_MINOR 0 /* readers accept any minor, skipping unknown sections */
+
+/* Section types. Readers skip types they do not know (forward compatibility). */
+enum ftz_section_type {
+	FTZ_SEC_INFO  = 1, /* "key=value\n" text: host, kernel, clock, sizes, command line, start time */
+	FTZ_SEC_FILE  = 2, /* a snapshot of one tracefs or /proc file, see struct ftz_file */
+	FTZ_SEC_PAGES = 3, /* whole raw ring-buffer sub-buffers of one CPU, see struct ftz_pages */
+	FTZ_SEC_END   = 4, /* "key=value\n" text written at a clean stop: stop reason, end time, totals */
+};
+
+/* Section flags (header field "flags"). */
+#define FTZ_FLAG_ZSTD 0x1u /* payload is one zstd frame; raw_len is its decompressed size */
+
+/* FTZ_SEC_FILE: which moment of the recording a file snapshot belongs to. */
+enum ftz_phase {
+	FTZ_PHASE_START = 0, /* taken before tracing was switched on */
+	FTZ_PHASE_END   = 1, /* taken after tracing was switched off and buffers drained */
+};
+
+/* ---------------------------------------------------------------- writer */
+
+struct ftz_writer;
+
+/* Create (truncate) PATH and write the file header. NULL on failure with errbuf set. */
+struct ftz_writer *ftz_writer_create(const char *path, char *errbuf, size_t errlen);
+
+/*
+ * Append one section. With compress, the payload is zstd-compressed (level from
+ * ftz_writer_set_level, default 1) unless that does not make it smaller.
+ * Thread-safe: compression happens outside the writer's lock, the append under it,
+ * so per-CPU reader threads may call this concurrently. Each section reaches the
+ * file with a single write() so a crash leaves at most one incomplete section.
+ */
+int ftz_write_section(struct ftz_writer *w, uint32_t type, const void *payload,
+		      size_t len, bool compress);
+
+/* Convenience wrappers that build the payloads defined below. */
+int ftz_write_info(struct ftz_writer *w, uint32_t type /* INFO or END */,
+		   const char *kv_text);
+int ftz_write_file(struct ftz_writer *w, enum ftz_phase phase, const char *name,
+		   const void *data, size_t len);
+int ftz_write_pages(struct ftz_writer *w, uint32_t cpu, uint32_t page_size,
+		    const void *pages, uint32_t nr_pages);
+
+void ftz_writer_set_level(struct ftz_writer *w, int zstd_level);
+/* Bytes appended so far (file header included); used for --max-size. */
+uint64_t ftz_writer_bytes(struct ftz_writer *w);
+/* Sum of payload bytes before / after compression, per section type PAGES. */
+void ftz_writer_page_bytes(struct ftz_writer *w, uint64_t *raw, uint64_t *stored);
+/* First write error seen (negative errno), 0 if none. Sticky: later writes fail too. */
+int ftz_writer_error(struct ftz_writer *w);
+/* fsync and close. Returns the first error seen, if any. Frees w. */
+int ftz_writer_close(struct ftz_writer *w);
+
+/* ---------------------------------------------------------------- reader */
+
+struct ftz_reader;
+
+struct ftz_section {
+	uint32_t type;
+	uint32_t flags;
+	uint64_t offset;      /* file offset of the section header */
+	uint64_t stored_len;  /* payload bytes in the file */
+	uint64_t raw_len;     /* payload bytes after decompression */
+	const uint8_t *data;  /* payload, decompressed; valid until the next reader call */
+	size_t len;           /* == raw_len */
+};
+
+enum ftz_read_status {
+	FTZ_READ_OK     = 1, /* *sec filled */
+	FTZ_READ_END    = 0, /* clean end of file at a section boundary */
+	FTZ_READ_DAMAGE = -1, /* damage: truncated or corrupt; see ftz_reader_damage() */
+};
+
+/* Open PATH, check magic and major version. NULL with errbuf set ("not an .ftz file", ...). */
+struct ftz_reader *ftz_reader_open(const char *path, char *errbuf, size_t errlen);
+
+/*
+ * Next section, in file order. Unknown types are returned too (callers skip them);
+ * their payload is not decompressed. Sections of type PAGES are decompressed only
+ * when want_pages is true (a fast scan for `ftana info` passes false: data is NULL).
+ */
+int ftz_reader_next(struct ftz_reader *r, struct ftz_section *sec, bool want_pages);
+
+/* Reposition to a section offset previously returned in sec->offset. */
+int ftz_reader_seek(struct ftz_reader *r, uint64_t offset);
+
+/* After FTZ_READ_DAMAGE: offset where reading stopped and a one-line reason. */
+uint64_t ftz_reader_damage(const struct ftz_reader *r, const char **reason);
+uint64_t ftz_reader_file_size(const struct ftz_reader *r);
+void ftz_reader_version(const struct ftz_reader *r, unsigned *major, unsigned *minor);
+void ftz_reader_close(struct ftz_reader *r);
+
+/* ---------------------------------------------------------------- payloads */
+
+/* Parsed FTZ_SEC_FILE payload (points into sec->data). */
+struct ftz_file {
+	enum ftz_phase phase;
+	const char *name;   /* NUL-terminated copy kept by the reader until the next call */
+	const uint8_t *data;
+	size_t len;
+};
+int ftz_parse_file(const struct ftz_section *sec, struct ftz_file *out);
+
+/* Parsed FTZ_SEC_PAGES payload (points into sec->data). */
+struct ftz_pages {
+	uint32_t cpu;
+	uint32_t page_size; /* sub-buffer size in bytes */
+	uint32_t nr_pages;
+	const uint8_t *pages; /* nr_pages * page_size bytes, page i at pages + i * page_size */
+};
+int ftz_parse_pages(const struct ftz_section *sec, struct ftz_pages *out);
+
+/*
+ * Look up KEY in "key=value\n" text (INFO / END payloads). Copies the value into
+ * buf (NUL-terminated) and returns its length, or -ENOENT.
+ */
+int ftz_kv_get(const char *text, size_t len, const char *key, char *buf, size_t buflen);
+
+/* CRC-32C (Castagnoli), as used for section checksums. */
+uint32_t ftz_crc32c(uint32_t crc, const void *data, size_t len);
+
+#endif /* FTZ_H */

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Runs every test: cmocka unit tests (built with ASan+UBSan), live shell tests
+# (tests/test_*.sh: exit 0 = pass, 77 = skip with a reason on stdout, else fail),
+# then the kernel lab (tests/lab/run.sh) when qemu is available. In CI (CI=true)
+# a lab that cannot run is a failure, never a silent skip.
+# Ends with one line: "N passed, N failed, N skipped".
+set -u
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build}
+export FTREC=${FTREC:-$PWD/$BUILD/san/ftrec}
+export FTANA=${FTANA:-$PWD/$BUILD/san/ftana}
+export FTREC_STATIC=${FTREC_STATIC:-$PWD/$BUILD/ftrec}
+export FTANA_PLAIN=${FTANA_PLAIN:-$PWD/$BUILD/ftana}
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+pass=0 fail=0 skip=0 failed=()
+
+run_one() { # name, command...
+	local name=$1; shift
+	local log; log=$(mktemp)
+	local t0=$SECONDS
+	"$@" >"$log" 2>&1
+	local rc=$?
+	case $rc in
+	0) pass=$((pass + 1)); printf 'PASS  %-40s %3ds\n' "$name" $((SECONDS - t0)) ;;
+	77) skip=$((skip + 1)); printf 'SKIP  %-40s %s\n' "$name" "$(tail -n 1 "$log")" ;;
+	*) fail=$((fail + 1)); failed+=("$name"); printf 'FAIL  %-40s (exit %d)\n' "$name" $rc
+	   sed 's/^/    | /' "$log" | tail -n 60 ;;
+	esac
+	rm -f "$log"
+}
+
+for t in "$BUILD"/san/tests/test_*; do
+	[ -x "$t" ] && run_one "$(basename "$t")" "$t"
+done
+for t in tests/test_*.sh; do
+	[ -f "$t" ] && run_one "$(basename "$t")" bash "$t"
+done
+if [ -x tests/lab/run.sh ]; then
+	if command -v qemu-system-x86_64 >/dev/null || [ "${CI:-}" = true ]; then
+		run_one lab tests/lab/run.sh
+	else
+		skip=$((skip + 1)); echo "SKIP  lab  qemu-system-x86_64 not installed (make deps installs it)"
+	fi
+fi
+
+echo
+[ $fail -gt 0 ] && echo "failed: ${failed[*]}"
+echo "$pass passed, $fail failed, $skip skipped"
+[ $fail -eq 0 ]

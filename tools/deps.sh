@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs the Debian packages ftrec/ftana need to build, test and run the kernel lab.
+# Skips what is already installed; run as root on Debian 12.
+set -eu
+pkgs=(build-essential pkg-config libzstd-dev zstd libtraceevent-dev libtracefs-dev
+      libsqlite3-dev sqlite3 libcmocka-dev trace-cmd libtracecmd-dev
+      qemu-system-x86 busybox-static cpio perf-tools-unstable)
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+	echo "deps: all ${#pkgs[@]} packages present"
+	exit 0
+fi
+if [ "$(id -u)" != 0 ]; then
+	echo "deps: missing ${missing[*]}; run 'make deps' as root (apt-get install)" >&2
+	exit 1
+fi
+echo "deps: installing ${missing[*]}"
+apt-get update -qq
+DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
