@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ftana.h - what ftana's subcommands share: opening a capture as a database,
+ * printing query results, and the subcommand / report tables.
+ *
+ * Database conventions (schema/tables.sql documents them in full):
+ *   - one typed table per event type, named after the event (`block_rq_issue`;
+ *     `<system>_<event>` only if two systems share a name), columns
+ *     id INTEGER PRIMARY KEY (global, time-ordered across CPUs), ts (ns, trace clock),
+ *     cpu, pid, stack_id (NULL unless recorded with -s), then one column per
+ *     non-common format field, named as in the format file;
+ *   - `events` is a view (id, ts, cpu, pid, type) over all typed tables;
+ *   - meta(key, value), event_types, tasks(pid, tgid, comm), cpu_stats, lost_events,
+ *     symbols(addr, name, module), stacks(stack_id, depth, addr, symbol).
+ */
+#ifndef FTANA_H
+#define FTANA_H
+
+#include <sqlite3.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+/* Exit statuses shared by all subcommands. */
+enum ftana_exit {
+	FTANA_EXIT_OK      = 0,
+	FTANA_EXIT_ERROR   = 1, /* bad usage, unreadable or non-.ftz input, SQL error */
+	FTANA_EXIT_DAMAGED = 3, /* input was damaged: results cover everything before the damage */
+};
+
+enum out_format { OUT_TEXT, OUT_CSV, OUT_JSON };
+
+/*
+ * Open PATH for reading: a .db is opened as is; a .ftz is imported into a cached
+ * database (beside it, or under $XDG_CACHE_HOME/ftana when that directory is not
+ * writable), reused while newer than the .ftz. *damaged is set when the .ftz was
+ * damaged (a warning with the offset has been printed once).
+ * Returns NULL after printing a one-line error.
+ */
+sqlite3 *ftana_open(const char *path, bool *damaged);
+
+/* Run the embedded schema file PATH ("schema/reports/iolat.sql") on db. */
+int ftana_exec_sql_file(sqlite3 *db, const char *path);
+
+/* Print every row of stmt as an aligned table, CSV or JSON array of objects. */
+int ftana_print_rows(sqlite3_stmt *stmt, enum out_format fmt, FILE *out);
+
+/* Subcommands: one file each (analyze/cmd_<name>.c), dispatched from main.c. */
+int cmd_db(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+int cmd_sql(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+
+/* Canned reports: one file each (analyze/report_<name>.c) plus schema/reports/<name>.sql. */
+struct report {
+	const char *name;
+	const char *usage;  /* one line of options */
+	int (*run)(sqlite3 *db, int argc, char **argv); /* argv[0] is the report name */
+};
+
+#endif /* FTANA_H */

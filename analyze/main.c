@@ -1,0 +1,37 @@
+/* main.c - ftana: analyse .ftz captures offline. Dispatches to one file per subcommand. */
+#include <stdio.h>
+#include <string.h>
+
+#include "analyze/ftana.h"
+
+static const struct subcommand {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *usage;
+} subcommands[] = {
+	{ "db",     cmd_db,     "db FILE.ftz [-o OUT.db]          build the SQLite database" },
+	{ "info",   cmd_info,   "info FILE                        host, kernel, clock, events, losses" },
+	{ "sql",    cmd_sql,    "sql FILE 'SELECT ...' [--csv|--json]  run a query" },
+	{ "report", cmd_report, "report NAME FILE [OPTIONS]       canned reports (ftana report --help)" },
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: ftana COMMAND ...\n");
+	for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
+		fprintf(out, "  ftana %s\n", subcommands[i].usage);
+	fprintf(out, "FILE is a .ftz from ftrec or a .db made by 'ftana db'.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? FTANA_EXIT_ERROR : FTANA_EXIT_OK;
+	}
+	for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
+		if (!strcmp(argv[1], subcommands[i].name))
+			return subcommands[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "ftana: unknown command '%s' (try 'ftana --help')\n", argv[1]);
+	return FTANA_EXIT_ERROR;
+}
