@@ -27,7 +27,7 @@ UNIT_TESTS  := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 obj = $(patsubst %.c,$(1)/obj/%.o,$(2))
 
 .PHONY: all static check unit-tests test-bins bench demo deps lab samples clean
-all: $(BUILD)/ftrec $(BUILD)/ftana
+all: $(BUILD)/ftrec $(BUILD)/ftana $(BUILD)/ftzdump
 
 static: $(BUILD)/ftrec
 
@@ -47,6 +47,15 @@ $(BUILD)/ftrec: $(call obj,$(BUILD),record/main.c) $(BUILD)/librecord.a $(BUILD)
 	$(CC) $(CFLAGS) -o $@ $^ $(STATIC_LIBS)
 
 $(BUILD)/ftana: $(call obj,$(BUILD),analyze/main.c) $(BUILD)/libanalyze.a $(BUILD)/libftz.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
+
+# Section lister and independent event counter, for debugging, tests and bench.
+$(BUILD)/ftzdump: $(call obj,$(BUILD),tools/ftzdump.c) $(BUILD)/libftz.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
+
+BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
+$(BUILD)/bench/%: $(call obj,$(BUILD),bench/%.c) $(BUILD)/libanalyze.a $(BUILD)/libftz.a
+	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
 
 # SQL is kept in schema/*.sql and compiled in, so it can be read and run by hand.
@@ -81,13 +90,13 @@ $(SAN)/tests/%: $(SAN)/obj/tests/%.o $(SAN_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) $(SAN_FLAGS) -o $@ $< $(SAN_LIBS) $(LIBS) -lcmocka
 
-test-bins: $(addprefix $(SAN)/tests/,$(UNIT_TESTS)) $(SAN)/ftrec $(SAN)/ftana $(BUILD)/ftrec $(BUILD)/ftana
+test-bins: $(addprefix $(SAN)/tests/,$(UNIT_TESTS)) $(SAN)/ftrec $(SAN)/ftana $(BUILD)/ftrec $(BUILD)/ftana $(BUILD)/ftzdump
 
 # Unit tests, live tests (tests/test_*.sh) and the kernel lab; one summary line at the end.
 check: test-bins
 	BUILD=$(BUILD) tests/run.sh
 
-bench: all
+bench: all $(BENCH_BINS)
 	BUILD=$(BUILD) bench/run.sh
 
 demo: all

@@ -49,6 +49,8 @@ struct ftz_writer *ftz_writer_create(const char *path, char *errbuf, size_t errl
  * Thread-safe: compression happens outside the writer's lock, the append under it,
  * so per-CPU reader threads may call this concurrently. Each section reaches the
  * file with a single write() so a crash leaves at most one incomplete section.
+ * A payload over 1 GiB is refused (-EINVAL, not sticky). On a failed or short
+ * write the file is cut back to its last complete section and the error sticks.
  */
 int ftz_write_section(struct ftz_writer *w, uint32_t type, const void *payload,
 		      size_t len, bool compress);
@@ -81,7 +83,9 @@ struct ftz_section {
 	uint64_t offset;      /* file offset of the section header */
 	uint64_t stored_len;  /* payload bytes in the file */
 	uint64_t raw_len;     /* payload bytes after decompression */
-	const uint8_t *data;  /* payload, decompressed; valid until the next reader call */
+	const uint8_t *data;  /* payload, decompressed; valid until the next reader call;
+			       * data[len] is a NUL so text payloads are C strings.
+			       * NULL (and len 0) when not decoded: see ftz_reader_next */
 	size_t len;           /* == raw_len */
 };
 
@@ -98,6 +102,7 @@ struct ftz_reader *ftz_reader_open(const char *path, char *errbuf, size_t errlen
  * Next section, in file order. Unknown types are returned too (callers skip them);
  * their payload is not decompressed. Sections of type PAGES are decompressed only
  * when want_pages is true (a fast scan for `ftana info` passes false: data is NULL).
+ * Payload checksums are verified either way, so both scans stop at the same damage.
  */
 int ftz_reader_next(struct ftz_reader *r, struct ftz_section *sec, bool want_pages);
 
@@ -115,7 +120,8 @@ void ftz_reader_close(struct ftz_reader *r);
 /* Parsed FTZ_SEC_FILE payload (points into sec->data). */
 struct ftz_file {
 	enum ftz_phase phase;
-	const char *name;   /* NUL-terminated copy kept by the reader until the next call */
+	const char *name;   /* NUL-terminated copy, valid until the next ftz_parse_file
+			     * call in the same thread (a thread-local buffer) */
 	const uint8_t *data;
 	size_t len;
 };
@@ -132,7 +138,8 @@ int ftz_parse_pages(const struct ftz_section *sec, struct ftz_pages *out);
 
 /*
  * Look up KEY in "key=value\n" text (INFO / END payloads). Copies the value into
- * buf (NUL-terminated) and returns its length, or -ENOENT.
+ * buf (NUL-terminated) and returns its length, or -ENOENT. Like snprintf, a
+ * value longer than buflen - 1 is truncated and its full length returned.
  */
 int ftz_kv_get(const char *text, size_t len, const char *key, char *buf, size_t buflen);
 

@@ -11,6 +11,7 @@ export FTREC=${FTREC:-$PWD/$BUILD/san/ftrec}
 export FTANA=${FTANA:-$PWD/$BUILD/san/ftana}
 export FTREC_STATIC=${FTREC_STATIC:-$PWD/$BUILD/ftrec}
 export FTANA_PLAIN=${FTANA_PLAIN:-$PWD/$BUILD/ftana}
+export FTZDUMP=${FTZDUMP:-$PWD/$BUILD/ftzdump} # independent event counter (tools/ftzdump.c)
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 pass=0 fail=0 skip=0 failed=()

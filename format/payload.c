@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: MIT
+/*
+ * payload.c - build and parse the payloads of the known section types
+ * (FORMAT.md section 4): FILE and PAGES binary headers, INFO/END key=value text.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "ftz.h"
+#include "ftz_int.h"
+#include "writer_int.h"
+
+int ftz_write_info(struct ftz_writer *w, uint32_t type, const char *kv_text)
+{
+	return ftz_write_section(w, type, kv_text, strlen(kv_text), true);
+}
+
+int ftz_write_file(struct ftz_writer *w, enum ftz_phase phase, const char *name,
+		   const void *data, size_t len)
+{
+	size_t name_len = strlen(name);
+	uint8_t fixed[FTZ_FILE_FIXED_LEN] = { phase, 0 };
+	struct iovec iov[] = {
+		{ fixed, sizeof(fixed) }, { (void *)name, name_len }, { (void *)data, len },
+	};
+
+	if (name_len == 0 || name_len > UINT16_MAX)
+		return -EINVAL;
+	put_le16(fixed + 2, name_len);
+	return ftz_write_iov(w, FTZ_SEC_FILE, iov, 3, true);
+}
+
+int ftz_write_pages(struct ftz_writer *w, uint32_t cpu, uint32_t page_size,
+		    const void *pages, uint32_t nr_pages)
+{
+	uint8_t fixed[FTZ_PAGES_FIXED_LEN];
+	struct iovec iov[] = {
+		{ fixed, sizeof(fixed) }, { (void *)pages, (size_t)page_size * nr_pages },
+	};
+
+	put_le32(fixed, cpu);
+	put_le32(fixed + 4, page_size);
+	put_le32(fixed + 8, nr_pages);
+	put_le32(fixed + 12, 0);
+	return ftz_write_iov(w, FTZ_SEC_PAGES, iov, 2, true);
+}
+
+/*
+ * The name is returned NUL-terminated, but in the payload it is followed by the
+ * file bytes, so it is copied. A thread-local buffer keeps the const API: the
+ * copy stays valid until the next ftz_parse_file call in the same thread.
+ */
+static __thread char file_name[UINT16_MAX + 1];
+
+int ftz_parse_file(const struct ftz_section *sec, struct ftz_file *out)
+{
+	size_t name_len;
+
+	if (sec->type != FTZ_SEC_FILE || !sec->data || sec->len < FTZ_FILE_FIXED_LEN)
+		return -EINVAL;
+	name_len = get_le16(sec->data + 2);
+	if (name_len == 0 || sec->len - FTZ_FILE_FIXED_LEN < name_len)
+		return -EINVAL;
+	memcpy(file_name, sec->data + FTZ_FILE_FIXED_LEN, name_len);
+	file_name[name_len] = '\0';
+	if (strlen(file_name) != name_len) /* an embedded NUL: not a valid name */
+		return -EINVAL;
+	out->phase = sec->data[0];
+	out->name = file_name;
+	out->data = sec->data + FTZ_FILE_FIXED_LEN + name_len;
+	out->len = sec->len - FTZ_FILE_FIXED_LEN - name_len;
+	return 0;
+}
+
+int ftz_parse_pages(const struct ftz_section *sec, struct ftz_pages *out)
+{
+	uint64_t need;
+
+	if (sec->type != FTZ_SEC_PAGES || !sec->data || sec->len < FTZ_PAGES_FIXED_LEN)
+		return -EINVAL;
+	out->cpu = get_le32(sec->data);
+	out->page_size = get_le32(sec->data + 4);
+	out->nr_pages = get_le32(sec->data + 8);
+	out->pages = sec->data + FTZ_PAGES_FIXED_LEN;
+	need = (uint64_t)out->page_size * out->nr_pages;
+	if (out->page_size == 0 || need != sec->len - FTZ_PAGES_FIXED_LEN)
+		return -EINVAL;
+	return 0;
+}
+
+/* Lines are "key=value"; a line without '=' is ignored; the last match wins. */
+int ftz_kv_get(const char *text, size_t len, const char *key, char *buf, size_t buflen)
+{
+	size_t key_len = strlen(key);
+	const char *end = text + len, *val = NULL;
+	size_t val_len = 0;
+
+	for (const char *line = text; line < end;) {
+		const char *nl = memchr(line, '\n', end - line);
+		const char *eol = nl ? nl : end;
+
+		if ((size_t)(eol - line) > key_len && line[key_len] == '=' &&
+		    memcmp(line, key, key_len) == 0) {
+			val = line + key_len + 1;
+			val_len = eol - val;
+		}
+		line = eol + 1;
+	}
+	if (!val)
+		return -ENOENT;
+	if (buflen) {
+		size_t n = val_len < buflen - 1 ? val_len : buflen - 1;
+
+		memcpy(buf, val, n);
+		buf[n] = '\0';
+	}
+	return val_len;
+}

@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: MIT
+/*
+ * reader.c - walk a .ftz section by section, verifying every checksum, and stop
+ * at the first damaged section (FORMAT.md "Reading"). Every length read from the
+ * file is bounded before use: any input, however corrupt, yields either sections
+ * or a damage report, never a crash or a huge allocation.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "ftz.h"
+#include "ftz_int.h"
+
+struct ftz_reader {
+	int fd;
+	uint64_t pos;        /* offset of the next section header */
+	uint64_t size;       /* file size, refreshed when a section seems truncated */
+	unsigned major, minor;
+	uint64_t damage_off;
+	const char *damage;  /* NULL until damage is found */
+	uint8_t *stored;     /* payload as in the file */
+	size_t stored_cap;
+	uint8_t *raw;        /* decompressed payload */
+	size_t raw_cap;
+	ZSTD_DCtx *dctx;
+};
+
+/* Grow *buf to hold len bytes plus a NUL, so text payloads can be used as C strings. */
+static int reserve(uint8_t **buf, size_t *cap, uint64_t len)
+{
+	uint8_t *n;
+
+	if (len + 1 <= *cap)
+		return 0;
+	n = realloc(*buf, len + 1);
+	if (!n)
+		return -ENOMEM;
+	*buf = n;
+	*cap = len + 1;
+	return 0;
+}
+
+static int read_at(int fd, void *buf, size_t len, uint64_t off)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = pread(fd, (char *)buf + done, len - done, off + done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -ENODATA;
+		done += n;
+	}
+	return 0;
+}
+
+static uint64_t file_size(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 ? (uint64_t)st.st_size : 0;
+}
+
+struct ftz_reader *ftz_reader_open(const char *path, char *errbuf, size_t errlen)
+{
+	uint8_t hdr[FTZ_FILE_HDR_LEN];
+	struct ftz_reader *r = calloc(1, sizeof(*r));
+	ssize_t n;
+
+	if (!r) {
+		snprintf(errbuf, errlen, "%s: out of memory", path);
+		return NULL;
+	}
+	r->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (r->fd < 0) {
+		snprintf(errbuf, errlen, "%s: %s", path, strerror(errno));
+		free(r);
+		return NULL;
+	}
+	n = pread(r->fd, hdr, sizeof(hdr), 0);
+	if (n < 0) {
+		snprintf(errbuf, errlen, "%s: %s", path, strerror(errno));
+		goto fail;
+	}
+	/* A prefix of the magic is a file cut inside its header, not a foreign file. */
+	if (n == 0 || memcmp(hdr, FTZ_MAGIC, n < FTZ_MAGIC_LEN ? n : FTZ_MAGIC_LEN) != 0) {
+		snprintf(errbuf, errlen, "%s: not an .ftz file", path);
+		goto fail;
+	}
+	if (n < (ssize_t)sizeof(hdr)) {
+		snprintf(errbuf, errlen, "%s: truncated .ftz file header (%zd of %d bytes)",
+			 path, n, FTZ_FILE_HDR_LEN);
+		goto fail;
+	}
+	r->major = get_le16(hdr + 8);
+	r->minor = get_le16(hdr + 10);
+	if (r->major != FTZ_VERSION_MAJOR) {
+		snprintf(errbuf, errlen,
+			 "%s: .ftz format version %u.%u is not supported (this reader reads %u.x)",
+			 path, r->major, r->minor, FTZ_VERSION_MAJOR);
+		goto fail;
+	}
+	r->dctx = ZSTD_createDCtx();
+	if (!r->dctx) {
+		snprintf(errbuf, errlen, "%s: out of memory", path);
+		goto fail;
+	}
+	r->pos = FTZ_FILE_HDR_LEN;
+	r->size = file_size(r->fd);
+	return r;
+fail:
+	close(r->fd);
+	free(r);
+	return NULL;
+}
+
+static int damaged(struct ftz_reader *r, const char *reason)
+{
+	r->damage_off = r->pos;
+	r->damage = reason;
+	return FTZ_READ_DAMAGE;
+}
+
+/* Do the bytes [pos, pos + len) exist? Re-stat once: the file may still be growing. */
+static bool in_file(struct ftz_reader *r, uint64_t len)
+{
+	if (r->pos + len <= r->size)
+		return true;
+	r->size = file_size(r->fd);
+	return r->pos + len <= r->size;
+}
+
+/* Only zstd is understood; a section with other flag bits is returned opaque. */
+static bool understood(const struct ftz_sec_hdr *h)
+{
+	return h->type >= FTZ_SEC_INFO && h->type <= FTZ_SEC_END &&
+	       (h->flags & ~FTZ_FLAG_ZSTD) == 0;
+}
+
+static int load_payload(struct ftz_reader *r, const struct ftz_sec_hdr *h,
+			struct ftz_section *sec, bool decode)
+{
+	uint64_t off = r->pos + FTZ_SEC_HDR_LEN;
+
+	if (reserve(&r->stored, &r->stored_cap, h->stored_len) < 0)
+		return damaged(r, "out of memory for the section payload");
+	if (read_at(r->fd, r->stored, h->stored_len, off) < 0)
+		return damaged(r, "section payload is truncated");
+	if (ftz_crc32c(0, r->stored, h->stored_len) != h->payload_crc)
+		return damaged(r, "section payload checksum mismatch");
+	if (!decode)
+		return 0;
+	if (!(h->flags & FTZ_FLAG_ZSTD)) {
+		r->stored[h->stored_len] = '\0';
+		sec->data = r->stored;
+		sec->len = h->stored_len;
+		return 0;
+	}
+	if (reserve(&r->raw, &r->raw_cap, h->raw_len) < 0)
+		return damaged(r, "out of memory for the decompressed payload");
+	size_t n = ZSTD_decompressDCtx(r->dctx, r->raw, h->raw_len, r->stored, h->stored_len);
+	if (ZSTD_isError(n) || n != h->raw_len)
+		return damaged(r, "zstd payload does not decompress to its raw length");
+	r->raw[n] = '\0';
+	sec->data = r->raw;
+	sec->len = n;
+	return 0;
+}
+
+int ftz_reader_next(struct ftz_reader *r, struct ftz_section *sec, bool want_pages)
+{
+	uint8_t buf[FTZ_SEC_HDR_LEN];
+	struct ftz_sec_hdr h;
+	int rc;
+
+	if (r->damage)
+		return FTZ_READ_DAMAGE;
+	if (!in_file(r, 1))
+		return FTZ_READ_END;
+	if (!in_file(r, FTZ_SEC_HDR_LEN) || read_at(r->fd, buf, sizeof(buf), r->pos) < 0)
+		return damaged(r, "truncated section header");
+	if (ftz_sec_hdr_decode(buf, &h) < 0)
+		return damaged(r, "section header checksum mismatch");
+	if (h.stored_len > FTZ_MAX_LEN || h.raw_len > FTZ_MAX_LEN)
+		return damaged(r, "section length over the 1 GiB limit");
+	if (!(h.flags & FTZ_FLAG_ZSTD) && h.raw_len != h.stored_len)
+		return damaged(r, "uncompressed section with raw length != stored length");
+	if (!in_file(r, FTZ_SEC_HDR_LEN + h.stored_len))
+		return damaged(r, "section payload is truncated");
+
+	*sec = (struct ftz_section){
+		.type = h.type, .flags = h.flags, .offset = r->pos,
+		.stored_len = h.stored_len, .raw_len = h.raw_len,
+	};
+	/* The checksum is verified even when the payload is not decoded, so a fast
+	 * scan stops at the same damage as a full read (except a bad zstd frame
+	 * under a good checksum, which only a writer bug could produce). */
+	rc = load_payload(r, &h, sec, understood(&h) && (want_pages || h.type != FTZ_SEC_PAGES));
+	if (rc < 0)
+		return rc;
+	r->pos += FTZ_SEC_HDR_LEN + h.stored_len;
+	return FTZ_READ_OK;
+}
+
+int ftz_reader_seek(struct ftz_reader *r, uint64_t offset)
+{
+	if (offset < FTZ_FILE_HDR_LEN)
+		return -EINVAL;
+	r->pos = offset;
+	r->damage = NULL;
+	r->damage_off = 0;
+	return 0;
+}
+
+uint64_t ftz_reader_damage(const struct ftz_reader *r, const char **reason)
+{
+	if (reason)
+		*reason = r->damage ? r->damage : "no damage";
+	return r->damage_off;
+}
+
+uint64_t ftz_reader_file_size(const struct ftz_reader *r)
+{
+	return r->size;
+}
+
+void ftz_reader_version(const struct ftz_reader *r, unsigned *major, unsigned *minor)
+{
+	*major = r->major;
+	*minor = r->minor;
+}
+
+void ftz_reader_close(struct ftz_reader *r)
+{
+	if (!r)
+		return;
+	close(r->fd);
+	free(r->stored);
+	free(r->raw);
+	ZSTD_freeDCtx(r->dctx);
+	free(r);
+}
