@@ -1,0 +1,457 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * instance.c - find tracefs, create our instance and apply the options to it.
+ * Every write goes through the undo log; nothing else in tracefs is touched
+ * (on some hosts set_ftrace_filter / set_ftrace_pid answer EPERM, so helpers
+ * that reset a whole instance cannot be used).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <unistd.h>
+
+#include "record/rec_int.h"
+#include "record/tfs.h"
+
+static int is_tracefs_dir(const char *dir)
+{
+	char p[PATH_MAX];
+	return tfs_exists(tfs_path(p, "%s/tracing_on", dir)) &&
+	       tfs_exists(tfs_path(p, "%s/events", dir));
+}
+
+static void try_mount(const char *type, const char *target)
+{
+	if (mount("nodev", target, type, 0, NULL) == 0)
+		fprintf(stderr, "ftrec: mounted %s at %s\n", type, target);
+}
+
+int rec_find_tracefs(struct rec *r)
+{
+	const char *over = getenv("FTREC_TRACEFS"); /* test / override knob */
+	if (over && *over) {
+		if (!is_tracefs_dir(over)) {
+			fprintf(stderr, "ftrec: no tracefs at %s (FTREC_TRACEFS): no tracing_on or events\n", over);
+			return -1;
+		}
+		snprintf(r->root, sizeof(r->root), "%s", over);
+	} else {
+		if (geteuid() != 0) {
+			fprintf(stderr, "ftrec: must run as root: tracing needs write access to tracefs\n");
+			return -1;
+		}
+		if (!is_tracefs_dir("/sys/kernel/tracing"))
+			try_mount("tracefs", "/sys/kernel/tracing");
+		if (is_tracefs_dir("/sys/kernel/tracing")) {
+			snprintf(r->root, sizeof(r->root), "/sys/kernel/tracing");
+		} else {
+			if (!tfs_exists("/sys/kernel/debug/tracing"))
+				try_mount("debugfs", "/sys/kernel/debug");
+			if (!is_tracefs_dir("/sys/kernel/debug/tracing")) {
+				fprintf(stderr, "ftrec: no tracefs: cannot find or mount it at /sys/kernel/tracing or /sys/kernel/debug/tracing (kernel without CONFIG_FTRACE?)\n");
+				return -1;
+			}
+			snprintf(r->root, sizeof(r->root), "/sys/kernel/debug/tracing");
+		}
+	}
+	char p[PATH_MAX];
+	if (access(tfs_path(p, "%s/tracing_on", r->root), W_OK) < 0) {
+		fprintf(stderr, "ftrec: %s: %s%s\n", p, strerror(errno),
+			geteuid() ? " (must run as root)" : "");
+		return -1;
+	}
+	return 0;
+}
+
+void rec_kernel_error(struct rec *r, const char *what, const char *path, int err)
+{
+	char p[PATH_MAX];
+	char *log = tfs_read(tfs_path(p, "%s/error_log", r->dir), NULL);
+	char *last = NULL;
+	if (log && *log) {
+		/* The last entry: "[ts] event filter parse error: ...\n  Command: ...\n  ^" */
+		char *e = strrchr(log, '[');
+		while (e && e > log && e[-1] != '\n')
+			e = e > log ? memrchr(log, '[', (size_t)(e - log)) : NULL;
+		if (e) {
+			/* Drop the "[timestamp] " and fold the multi-line entry into one line. */
+			last = strchr(e, ']') ? strchr(e, ']') + 1 : e;
+			char *o = last;
+			for (char *c = last; *c; c++) {
+				int space = *c == '\n' || *c == ' ';
+				if (space && (o == last || o[-1] == ' '))
+					continue;
+				*o++ = space ? ' ' : *c;
+			}
+			while (o > last && o[-1] == ' ')
+				o--;
+			*o = '\0';
+		}
+	}
+	fprintf(stderr, "ftrec: cannot write '%s' to %s: %s%s%s\n", what, path, strerror(-err),
+		last ? " -- kernel says: " : "", last ? last : "");
+	free(log);
+	/* Our own error_log entries must not stay behind (only in our instance). */
+	if (log && !r->top_level)
+		tfs_write(p, "", false);
+}
+
+/* Write NAME (relative to our instance) through the undo log, with a one-line error. */
+static int set(struct rec *r, const char *name, const char *value)
+{
+	char p[PATH_MAX];
+	int ret = undo_write(r->undo, tfs_path(p, "%s/%s", r->dir, name), value);
+	if (ret < 0) {
+		/* The value on one line: lists (set_ftrace_filter) are written one per line. */
+		char shown[256];
+		snprintf(shown, sizeof(shown), "%s", value);
+		for (char *c = shown; *c; c++)
+			if (*c == '\n')
+				*c = c[1] ? ' ' : '\0';
+		rec_kernel_error(r, shown, p, ret);
+	}
+	return ret;
+}
+
+int rec_tracing_on(struct rec *r, int on)
+{
+	char p[PATH_MAX];
+	/* Not through the undo log: the first set(tracing_on, 0) already saved the old state. */
+	return tfs_write(tfs_path(p, "%s/tracing_on", r->dir), on ? "1" : "0", false);
+}
+
+static int create_instance(struct rec *r)
+{
+	char p[PATH_MAX];
+	if (!tfs_exists(tfs_path(p, "%s/instances", r->root))) {
+		fprintf(stderr, "ftrec: this kernel has no tracefs instances: recording at the top level (restored at exit)\n");
+		r->top_level = 1;
+		snprintf(r->dir, sizeof(r->dir), "%s", r->root);
+		return 0;
+	}
+	snprintf(r->name, sizeof(r->name), "ftrec-%d", (int)getpid());
+	tfs_path(r->dir, "%s/instances/%s", r->root, r->name);
+	int ret = undo_mkdir(r->undo, r->dir);
+	if (ret < 0) {
+		fprintf(stderr, "ftrec: cannot create instance %s: %s%s\n", r->dir, strerror(-ret),
+			ret == -EEXIST ? " (left by a killed ftrec? run 'ftrec reset')" : "");
+		return ret;
+	}
+	return 0;
+}
+
+/* A new instance traces as soon as it exists: switch it off before enabling anything. */
+static int switch_off(struct rec *r)
+{
+	int ret = set(r, "tracing_on", "0");
+	if (ret == 0 && r->top_level) {
+		/* The top-level buffer may hold someone else's old events: start empty. */
+		char p[PATH_MAX];
+		tfs_write(tfs_path(p, "%s/trace", r->dir), "", false);
+	}
+	return ret;
+}
+
+static int word_in_list(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+	for (const char *s = list; (s = strstr(s, word)); s += n) {
+		int start = s == list || s[-1] == ' ' || s[-1] == '[';
+		int end = !s[n] || s[n] == ' ' || s[n] == ']' || s[n] == '\n';
+		if (start && end)
+			return 1;
+	}
+	return 0;
+}
+
+static int set_clock(struct rec *r)
+{
+	char p[PATH_MAX];
+	char *list = tfs_read_trimmed(tfs_path(p, "%s/trace_clock", r->dir));
+	if (!list) {
+		fprintf(stderr, "ftrec: %s: %s\n", p, strerror(errno));
+		return -1;
+	}
+	const char *want = r->o->clock;
+	if (want && !word_in_list(list, want)) {
+		fprintf(stderr, "ftrec: -C %s: unknown trace clock (this kernel has: %s)\n", want, list);
+		free(list);
+		return -1;
+	}
+	if (!want)
+		want = word_in_list(list, "mono") ? "mono" : "global";
+	free(list);
+	snprintf(r->clock, sizeof(r->clock), "%s", want);
+	return set(r, "trace_clock", want);
+}
+
+static int set_number(struct rec *r, const char *name, unsigned long long v)
+{
+	char val[32];
+	snprintf(val, sizeof(val), "%llu", v);
+	return set(r, name, val);
+}
+
+/* options/NAME=0|1 in the instance (the top level when the instance lacks it, e.g. older kernels). */
+static int set_option(struct rec *r, const char *name, int on)
+{
+	char p[PATH_MAX], opt[128];
+	snprintf(opt, sizeof(opt), "options/%s", name);
+	if (tfs_exists(tfs_path(p, "%s/%s", r->dir, opt)))
+		return set(r, opt, on ? "1" : "0");
+	if (tfs_exists(tfs_path(p, "%s/%s", r->root, opt))) {
+		int ret = undo_write(r->undo, p, on ? "1" : "0");
+		if (ret < 0)
+			rec_kernel_error(r, on ? "1" : "0", p, ret);
+		return ret;
+	}
+	fprintf(stderr, "ftrec: trace option %s does not exist on this kernel\n", name);
+	return -1;
+}
+
+static int add_event(struct rec *r, const char *sys, const char *ev, const char *filter)
+{
+	for (size_t i = 0; i < r->nr_events; i++)
+		if (!strcmp(r->events[i].system, sys) && !strcmp(r->events[i].event, ev))
+			return 0;
+	struct rec_event *e = realloc(r->events, (r->nr_events + 1) * sizeof(*e));
+	if (!e)
+		return -1;
+	r->events = e;
+	e[r->nr_events++] = (struct rec_event){ strdup(sys), strdup(ev), filter };
+	return 0;
+}
+
+static int is_dir_entry(const struct dirent *d)
+{
+	return d->d_name[0] != '.' && (d->d_type == DT_DIR || d->d_type == DT_UNKNOWN);
+}
+
+/* Expand the globs of one -e against the events directory. */
+static int expand_event(struct rec *r, const struct record_event *spec)
+{
+	char p[PATH_MAX];
+	int found = 0;
+	DIR *sd = opendir(tfs_path(p, "%s/events", r->root));
+	if (!sd) {
+		fprintf(stderr, "ftrec: %s: %s\n", p, strerror(errno));
+		return -1;
+	}
+	for (struct dirent *s; (s = readdir(sd));) {
+		if (!is_dir_entry(s) || fnmatch(spec->system, s->d_name, 0))
+			continue;
+		DIR *ed = opendir(tfs_path(p, "%s/events/%s", r->root, s->d_name));
+		for (struct dirent *e; ed && (e = readdir(ed));) {
+			if (!is_dir_entry(e) || fnmatch(spec->event, e->d_name, 0))
+				continue;
+			if (!tfs_exists(tfs_path(p, "%s/events/%s/%s/enable", r->root, s->d_name, e->d_name)))
+				continue;
+			if (add_event(r, s->d_name, e->d_name, spec->filter) < 0)
+				break;
+			found++;
+		}
+		if (ed)
+			closedir(ed);
+	}
+	closedir(sd);
+	if (!found) {
+		fprintf(stderr, "ftrec: -e %s:%s: no such event (see %s/available_events)\n",
+			spec->system, spec->event, r->root);
+		return -1;
+	}
+	return 0;
+}
+
+static int enable_events(struct rec *r)
+{
+	char name[PATH_MAX];
+	for (size_t i = 0; i < r->nr_events; i++) {
+		const struct rec_event *e = &r->events[i];
+		if (e->filter) {
+			tfs_path(name, "events/%s/%s/filter", e->system, e->event);
+			if (set(r, name, e->filter) < 0)
+				return -1;
+		}
+		if (set(r, tfs_path(name, "events/%s/%s/enable", e->system, e->event), "1") < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* "p:NAME SYMBOL ..." -> "p:ftrec_PID/NAME SYMBOL ...", added to the global kprobe_events. */
+static int add_kprobes(struct rec *r)
+{
+	const struct strlist *k = &r->o->kprobe_events;
+	if (!k->n)
+		return 0;
+	snprintf(r->kprobe_group, sizeof(r->kprobe_group), "ftrec_%d", (int)getpid());
+	char path[PATH_MAX];
+	tfs_path(path, "%s/kprobe_events", r->root);
+	for (size_t i = 0; i < k->n; i++) {
+		const char *def = k->v[i], *colon = strchr(def, ':');
+		size_t name_len = colon ? strcspn(colon + 1, " \t") : 0;
+		if (!colon || !name_len || memchr(colon + 1, '/', name_len)) {
+			fprintf(stderr, "ftrec: kprobe '%s': expected TYPE:NAME SYMBOL ...\n", def);
+			return -1;
+		}
+		char *name = strndup(colon + 1, name_len), line[4096], undo[256];
+		snprintf(line, sizeof(line), "%.*s:%s/%s\n", (int)(colon - def), def,
+			 r->kprobe_group, colon + 1);
+		snprintf(undo, sizeof(undo), "-:%s/%s\n", r->kprobe_group, name);
+		int ret = undo_append(r->undo, path, line, undo);
+		if (ret < 0) {
+			rec_kernel_error(r, def, path, ret);
+			free(name);
+			return -1;
+		}
+		ret = add_event(r, r->kprobe_group, name, r->o->kprobe_filter);
+		free(name);
+		if (ret < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int set_list(struct rec *r, const char *name, const struct strlist *l)
+{
+	if (!l->n)
+		return 0;
+	size_t len = 1;
+	for (size_t i = 0; i < l->n; i++)
+		len += strlen(l->v[i]) + 1;
+	char *all = calloc(1, len);
+	for (size_t i = 0; all && i < l->n; i++) {
+		strcat(all, l->v[i]);
+		strcat(all, "\n");
+	}
+	int ret = all ? set(r, name, all) : -1;
+	free(all);
+	return ret;
+}
+
+/* Tracer files (function / function_graph presets); the tracer itself goes last. */
+static int set_tracer(struct rec *r)
+{
+	const struct record_opts *o = r->o;
+	if (!o->tracer)
+		return 0;
+	if (set_list(r, "set_ftrace_filter", &o->ftrace_filter) < 0 ||
+	    set_list(r, "set_ftrace_notrace", &o->ftrace_notrace) < 0 ||
+	    set_list(r, "set_graph_function", &o->graph_function) < 0)
+		return -1;
+	if (o->tracing_thresh >= 0 && set_number(r, "tracing_thresh", (unsigned long long)o->tracing_thresh) < 0)
+		return -1;
+	if (o->max_graph_depth > 0 && set_number(r, "max_graph_depth", (unsigned long long)o->max_graph_depth) < 0)
+		return -1;
+	return set(r, "current_tracer", o->tracer);
+}
+
+static int tracer_available(struct rec *r)
+{
+	char p[PATH_MAX];
+	if (!r->o->tracer)
+		return 0;
+	char *list = tfs_read_trimmed(tfs_path(p, "%s/available_tracers", r->root));
+	int ok = list && word_in_list(list, r->o->tracer);
+	if (!ok)
+		fprintf(stderr, "ftrec: tracer %s is not available on this kernel (%s: %s)\n",
+			r->o->tracer, p, list ? list : strerror(errno));
+	free(list);
+	return ok ? 0 : -1;
+}
+
+static int tracer_in_instance(struct rec *r)
+{
+	char p[PATH_MAX];
+	const struct record_opts *o = r->o;
+	if (r->top_level || !o->tracer)
+		return 1;
+	char *list = tfs_read_trimmed(tfs_path(p, "%s/available_tracers", r->dir));
+	int ok = list && word_in_list(list, o->tracer);
+	free(list);
+	if (o->ftrace_filter.n && !tfs_exists(tfs_path(p, "%s/set_ftrace_filter", r->dir)))
+		ok = 0;
+	if (o->graph_function.n && !tfs_exists(tfs_path(p, "%s/set_graph_function", r->dir)))
+		ok = 0;
+	if ((o->tracing_thresh >= 0 || o->max_graph_depth > 0))
+		ok = 0; /* tracing_thresh and max_graph_depth exist at the top level only */
+	return ok;
+}
+
+static int use_top_level(struct rec *r)
+{
+	char p[PATH_MAX];
+	if (!r->o->allow_top_level_fallback) {
+		fprintf(stderr, "ftrec: tracer %s is not available in a tracefs instance on this kernel\n",
+			r->o->tracer);
+		return -1;
+	}
+	/* Our empty instance goes now; the undo log still removes it if this fails. */
+	if (rmdir(r->dir) < 0) {
+		fprintf(stderr, "ftrec: rmdir %s: %s\n", r->dir, strerror(errno));
+		return -1;
+	}
+	fprintf(stderr, "ftrec: tracer %s not available in an instance: recording at the top level (previous settings restored at exit)\n",
+		r->o->tracer);
+	r->top_level = 1;
+	r->name[0] = '\0';
+	snprintf(r->dir, sizeof(r->dir), "%s", r->root);
+	(void)p;
+	return 0;
+}
+
+int rec_set_pid(struct rec *r, pid_t pid, int with_children)
+{
+	if (set_number(r, "set_event_pid", (unsigned long long)pid) < 0)
+		return -1;
+	if (with_children && set_option(r, "event-fork", 1) < 0)
+		return -1;
+	if (!r->o->tracer)
+		return 0;
+	if (set_number(r, "set_ftrace_pid", (unsigned long long)pid) < 0)
+		return -1;
+	return with_children ? set_option(r, "function-fork", 1) : 0;
+}
+
+int rec_setup(struct rec *r)
+{
+	const struct record_opts *o = r->o;
+	if (tracer_available(r) < 0 || create_instance(r) < 0)
+		return -1;
+	if (!tracer_in_instance(r) && use_top_level(r) < 0)
+		return -1;
+	if (switch_off(r) < 0 || set_clock(r) < 0)
+		return -1;
+	if (o->buffer_kb && set_number(r, "buffer_size_kb", o->buffer_kb) < 0)
+		return -1;
+	char p[PATH_MAX];
+	if ((tfs_exists(tfs_path(p, "%s/options/record-tgid", r->dir)) ||
+	     tfs_exists(tfs_path(p, "%s/options/record-tgid", r->root))) &&
+	    set_option(r, "record-tgid", 1) < 0)
+		return -1;
+	if (o->stacktrace && set_option(r, "stacktrace", 1) < 0)
+		return -1;
+	for (size_t i = 0; i < o->trace_options.n; i++) {
+		const char *opt = o->trace_options.v[i], *eq = strchr(opt, '=');
+		char name[128];
+		snprintf(name, sizeof(name), "%.*s", eq ? (int)(eq - opt) : (int)strlen(opt), opt);
+		if (set_option(r, name, eq ? atoi(eq + 1) : 1) < 0)
+			return -1;
+	}
+	if (o->pid > 0 && rec_set_pid(r, o->pid, 0) < 0)
+		return -1;
+	for (size_t i = 0; i < o->nr_events; i++)
+		if (expand_event(r, &o->events[i]) < 0)
+			return -1;
+	if (add_kprobes(r) < 0 || enable_events(r) < 0 || set_tracer(r) < 0)
+		return -1;
+	if (!r->nr_events && !o->tracer) {
+		fprintf(stderr, "ftrec: nothing to record: no events and no tracer\n");
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rec_int.h - the state of one recording, shared by the files of record_run():
+ * instance.c (tracefs setup through the undo log), capture.c (per-CPU readers),
+ * metadata.c (INFO / FILE / END sections), summary.c, run.c (the sequence).
+ */
+#ifndef RECORD_REC_INT_H
+#define RECORD_REC_INT_H
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "format/ftz.h"
+#include "record/record.h"
+#include "record/undo.h"
+
+#define BATCH_PAGES 64 /* sub-buffers per PAGES section (one CPU per section) */
+
+/* per_cpu/cpuN/stats, the kernel's own counters (ground truth for losses). */
+struct cpu_stats {
+	uint64_t entries, overrun, commit_overrun, bytes, dropped, read_events;
+	int valid;
+};
+int stats_parse(const char *text, struct cpu_stats *st);
+
+struct rec;
+
+struct cpu_capture {
+	struct rec *rec;
+	int cpu;
+	int fd;                 /* per_cpu/cpuN/trace_pipe_raw */
+	struct tracefs_cpu *tcpu;
+	pthread_t thread;
+	int started;
+	int error;              /* -errno of the first read / write failure */
+	/* written by the reader thread only; read after it was joined */
+	uint64_t pages, events, missed_pages, missed_known;
+	struct cpu_stats start, end;
+};
+
+/* One event that gets enabled: "system" / "event" directory names and its filter. */
+struct rec_event {
+	char *system, *event;
+	const char *filter; /* points into the options, or NULL */
+};
+
+struct rec {
+	const struct record_opts *o;
+	char root[PATH_MAX];  /* tracefs mount point */
+	char dir[PATH_MAX];   /* our instance, or == root at the top level */
+	char name[64];        /* "ftrec-PID", or "" at the top level */
+	int top_level;
+	struct undo_log *undo;
+	struct ftz_writer *w;
+	int nr_cpus;
+	uint32_t subbuf_size;
+	char clock[32];
+	char kprobe_group[32];
+	struct rec_event *events;
+	size_t nr_events;
+	struct cpu_capture *cpus;
+
+	atomic_int stop;          /* readers: drain and finish */
+	atomic_int max_size_hit;
+	atomic_int write_failed;
+	pthread_t main_thread;
+
+	const char *stop_reason;
+	uint64_t start_wall_ns, start_trace_ns, end_wall_ns, end_trace_ns;
+	pid_t child;
+	int child_status;         /* wait status, valid when child_reaped */
+	int child_reaped;
+};
+
+/* instance.c */
+int rec_find_tracefs(struct rec *r);
+int rec_setup(struct rec *r);
+int rec_tracing_on(struct rec *r, int on);
+/* Limit events (and the function tracers) to pid; with_children: and its future children. */
+int rec_set_pid(struct rec *r, pid_t pid, int with_children);
+/* "ftrec: <what>: <kernel's error_log line>" for a rejected write to PATH. */
+void rec_kernel_error(struct rec *r, const char *what, const char *path, int err);
+
+/* capture.c */
+int capture_start(struct rec *r);
+void capture_stop(struct rec *r);
+void capture_close(struct rec *r);
+
+/* metadata.c */
+int meta_write_info(struct rec *r);
+int meta_write_start_files(struct rec *r);
+int meta_write_end(struct rec *r);
+void meta_read_stats(struct rec *r, int end);
+
+/* summary.c */
+void summary_print(struct rec *r);
+
+/* time helpers (run.c) */
+uint64_t now_ns(clockid_t clk);
+
+#endif /* RECORD_REC_INT_H */

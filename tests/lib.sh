@@ -1,0 +1,159 @@
+# Shared helpers for the live shell tests (source it: . "$(dirname "$0")/lib.sh").
+# Owned by the record helper; others may append functions at the end.
+#
+# Env from tests/run.sh: FTREC, FTANA (sanitized), FTREC_STATIC, FTANA_PLAIN, BUILD.
+set -u
+TESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT_DIR=$(cd "$TESTS_DIR/.." && pwd)
+BUILD=${BUILD:-build}
+FTREC=${FTREC:-$ROOT_DIR/$BUILD/san/ftrec}
+FTREC_STATIC=${FTREC_STATIC:-$ROOT_DIR/$BUILD/ftrec}
+FTZDUMP=${FTZDUMP:-$ROOT_DIR/$BUILD/ftzdump}
+TRACEFS=${TRACEFS:-/sys/kernel/tracing}
+FAILS=0
+
+# Skip (exit 77, reason as the last stdout line) unless root with a writable tracefs.
+require_root_tracefs() {
+	if [ "$(id -u)" != 0 ]; then
+		echo "not root: live tracefs tests need root"
+		exit 77
+	fi
+	if [ ! -w "$TRACEFS/tracing_on" ]; then
+		echo "no writable tracefs at $TRACEFS"
+		exit 77
+	fi
+}
+
+# A binary the test needs must exist: a missing one is a failure, not a skip.
+require_bin() {
+	local b
+	for b in "$@"; do
+		[ -x "$b" ] || { echo "FAIL: missing $b (make test-bins BUILD=$BUILD)"; exit 1; }
+	done
+}
+
+fail() {
+	echo "FAIL: $*"
+	FAILS=$((FAILS + 1))
+}
+
+pass() {
+	echo "ok:   $*"
+}
+
+# assert_eq WHAT EXPECTED SEEN
+assert_eq() {
+	if [ "$2" == "$3" ]; then pass "$1 = $3"; else fail "$1: expected '$2', seen '$3'"; fi
+}
+
+# assert_ge WHAT MIN SEEN
+assert_ge() {
+	if [ "$3" -ge "$2" ] 2>/dev/null; then pass "$1 = $3 (>= $2)"; else fail "$1: expected >= $2, seen '$3'"; fi
+}
+
+# assert_contains WHAT FILE PATTERN (grep -E)
+assert_contains() {
+	if grep -qE -- "$3" "$2"; then pass "$1"; else
+		fail "$1: '$3' not in $2:"; sed 's/^/      | /' "$2" | tail -n 20
+	fi
+}
+
+# assert_one_line_error WHAT STDERR_FILE PATTERN: exactly one line, mentioning PATTERN.
+assert_one_line_error() {
+	local n; n=$(grep -c . "$2")
+	if [ "$n" = 1 ] && grep -qE -- "$3" "$2"; then pass "$1: $(cat "$2")"; else
+		fail "$1: expected one line matching '$3', got $n lines:"; sed 's/^/      | /' "$2"
+	fi
+}
+
+# Filter names "ftrec-PID[.undo]": drop those of live processes (other tests may be
+# recording at the same time); everything else passes.
+dead_ftrec_or_other() {
+	local n pid
+	while read -r n; do
+		pid=${n#ftrec-}; pid=${pid%.undo}
+		if [ "$pid" != "$n" ] && [ -n "$pid" ] && [ -d "/proc/$pid" ]; then continue; fi
+		echo "$n"
+	done
+}
+
+# The tracefs state ftrec must leave as it found it: top-level settings, enabled
+# events and filters anywhere at the top level, instances, kprobes, kptr_restrict.
+snapshot_tracefs_state() {
+	(
+		cd "$TRACEFS" || exit 1
+		for f in tracing_on current_tracer trace_clock buffer_size_kb buffer_percent \
+			set_event set_event_pid tracing_cpumask kprobe_events dynamic_events; do
+			[ -r "$f" ] && printf '%s: %s\n' "$f" "$(tr '\n' ' ' <"$f" 2>/dev/null)"
+		done
+		for f in options/*; do printf '%s: %s\n' "$f" "$(cat "$f")"; done
+		grep -H -v '^none$' events/*/*/filter 2>/dev/null
+		printf 'instances: %s\n' "$(ls instances 2>/dev/null | dead_ftrec_or_other | tr '\n' ' ')"
+		printf 'kptr_restrict: %s\n' "$(cat /proc/sys/kernel/kptr_restrict)"
+	)
+}
+
+# assert_state_unchanged BEFORE_FILE: compare the current snapshot with an earlier one.
+# ftrec has exited when this runs, so a change it made stays; a difference that goes
+# away within a few seconds came from another program tracing at the same time
+# (perf-tools, other tests on a shared host) and is reported but not failed.
+assert_state_unchanged() {
+	local now try; now=$(mktemp)
+	for try in 1 2 3 4 5 6; do
+		snapshot_tracefs_state >"$now"
+		diff -u "$1" "$now" >"$now.diff" && break
+		[ $try = 1 ] && { echo "note: tracefs differs, re-checking:"; sed 's/^/      | /' "$now.diff"; }
+		sleep 1
+	done
+	if [ ! -s "$now.diff" ]; then pass "tracefs state unchanged"; else
+		fail "tracefs state changed:"; sed 's/^/      | /' "$now.diff"
+	fi
+	rm -f "$now" "$now.diff"
+}
+
+# No ftrec-* instance and no undo state file of a dead ftrec may remain.
+assert_no_leftovers() {
+	local inst; inst=$(ls "$TRACEFS/instances" 2>/dev/null | grep '^ftrec-' | dead_ftrec_or_other | tr '\n' ' ')
+	assert_eq "leftover ftrec instances" "" "$inst"
+	local st; st=$(ls /run/ftrec /tmp/ftrec 2>/dev/null | grep '\.undo$' | dead_ftrec_or_other | tr '\n' ' ')
+	assert_eq "leftover undo state files" "" "$st"
+}
+
+# ftz_cpu_events FILE CPU -> events ftzdump counts for that CPU (0 when it has none).
+ftz_cpu_events() {
+	"$FTZDUMP" -q "$1" | awk -v c="$2" '$1 == "cpu" && $2 == c { print $6; f = 1 } END { if (!f) print 0 }'
+}
+
+# ftz_event_count FILE NAME -> events of type NAME.
+ftz_event_count() {
+	"$FTZDUMP" -q "$1" | awk -v n="$2" '$1 == "event" && $2 == n { print $3; f = 1 } END { if (!f) print 0 }'
+}
+
+# ftz_end FILE -> clean | no-end-section | damaged
+ftz_end() {
+	"$FTZDUMP" -q "$1" | awk '$1 == "end" { print $2 }'
+}
+
+# summary_column STDERR_FILE CPU COLUMN -> a column of ftrec's summary table
+# (2 pages, 3 events, 4 kernel-read, 5 unread, 6 lost, 7 missed-flag-pages).
+summary_column() {
+	awk -v c="$2" -v k="$3" '/^  cpu +pages/ { t = 1; next } t && $1 == c { print $k; exit }' "$1"
+}
+
+# wait_for_instance PID: wait until ftrec PID has switched tracing on (max ~10 s).
+wait_for_recording() {
+	local i
+	for i in $(seq 100); do
+		grep -q '^ftrec: recording' "$2" 2>/dev/null && return 0
+		kill -0 "$1" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+
+# finish: exit status for the test.
+finish() {
+	if [ "$FAILS" -gt 0 ]; then echo "$FAILS check(s) failed"; exit 1; fi
+	echo "all checks passed"
+	exit 0
+}

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Bad input: a one-line error naming the problem, a non-zero exit, no output
+# file, and nothing left in tracefs (compared with a snapshot taken before).
+. "$(dirname "$0")/lib.sh"
+require_root_tracefs
+require_bin "$FTREC"
+
+tmp=$(mktemp -d)
+chmod 755 "$tmp"
+trap 'rm -rf "$tmp"' EXIT
+before=$tmp/before
+snapshot_tracefs_state >"$before"
+
+# expect_error WHAT PATTERN COMMAND...: fails with one stderr line matching PATTERN.
+expect_error() {
+	local what=$1 pattern=$2; shift 2
+	rm -f "$tmp/out.ftz"
+	"$@" >"$tmp/stdout" 2>"$tmp/err"
+	local rc=$?
+	if [ $rc -ne 0 ]; then pass "$what: exit $rc"; else fail "$what: exit status 0"; fi
+	assert_one_line_error "$what" "$tmp/err" "$pattern"
+	[ -e "$tmp/out.ftz" ] && fail "$what: left an output file" || pass "$what: no output file"
+	assert_no_leftovers
+}
+
+expect_error "unknown event" "block:no_such_event: no such event" \
+	"$FTREC" record -e block:no_such_event -o "$tmp/out.ftz" -d 1
+expect_error "unknown event among good ones" "nosys:\*: no such event" \
+	"$FTREC" record -e 'block:*' -e 'nosys:*' -o "$tmp/out.ftz" -d 1
+expect_error "event without system" "-e block_rq_issue: expected SYSTEM:EVENT" \
+	"$FTREC" record -e block_rq_issue -o "$tmp/out.ftz" -d 1
+# The kernel rejects the filter; its error_log explains why.
+expect_error "bad filter" "block_rq_issue/filter: Invalid argument -- kernel says: .*(no_such_field|Field not found)" \
+	"$FTREC" record -e block:block_rq_issue -f 'no_such_field == 1' -o "$tmp/out.ftz" -d 1
+expect_error "-f before -e" "-f .* must follow the -e" \
+	"$FTREC" record -f 'bytes > 1' -e block:block_rq_issue -o "$tmp/out.ftz" -d 1
+expect_error "unwritable output" "/nonexistent-dir/x.ftz" \
+	"$FTREC" record -e block:block_rq_issue -o /nonexistent-dir/x.ftz -d 1
+expect_error "missing -o" "no output file" \
+	"$FTREC" record -e block:block_rq_issue -d 1
+expect_error "unknown clock" "-C nosuchclock: unknown trace clock" \
+	"$FTREC" record -e block:block_rq_issue -C nosuchclock -o "$tmp/out.ftz" -d 1
+expect_error "bad duration" "-d: expected a number" \
+	"$FTREC" record -e block:block_rq_issue -d soon -o "$tmp/out.ftz"
+expect_error "unknown option" "unknown option '--frobnicate'" \
+	"$FTREC" record -e block:block_rq_issue --frobnicate -o "$tmp/out.ftz"
+expect_error "no events" "no events" \
+	"$FTREC" record -o "$tmp/out.ftz" -d 1
+expect_error "-p cmd without command" "-p cmd needs a COMMAND" \
+	"$FTREC" record -e block:block_rq_issue -p cmd -o "$tmp/out.ftz"
+mkdir -p "$tmp/empty"
+expect_error "missing tracefs (FTREC_TRACEFS=empty dir)" "no tracefs at $tmp/empty" \
+	env FTREC_TRACEFS="$tmp/empty" "$FTREC" record -e block:block_rq_issue -o "$tmp/out.ftz" -d 1
+expect_error "not root" "must run as root" \
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+	env ASAN_OPTIONS=detect_leaks=0 "$FTREC" record -e block:block_rq_issue -o "$tmp/out.ftz" -d 1
+expect_error "unknown command" "unknown command 'recrod'" "$FTREC" recrod
+# A command that cannot run: the recording still ends cleanly (exit 0), the summary says 127.
+"$FTREC" record -q -e block:block_rq_issue -o "$tmp/cmd.ftz" -- /nonexistent/cmd 2>"$tmp/err"
+assert_eq "missing COMMAND: ftrec exit" 0 "$?"
+assert_contains "missing COMMAND: error names it" "$tmp/err" "cannot run /nonexistent/cmd"
+assert_contains "missing COMMAND: status in summary" "$tmp/err" "command exited with status 127"
+assert_no_leftovers
+
+assert_state_unchanged "$before"
+finish

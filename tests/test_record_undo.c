@@ -1,0 +1,243 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Unit tests for ftrec's undo log (record/undo.c) and common option parser
+ * (record/cli.c). The undo log is exercised on ordinary files that mimic the
+ * tracefs read formats, with its state file in a temporary FTREC_STATE_DIR; a
+ * forked child that exits without cleanup stands in for a kill -9.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "record/record.h"
+#include "record/tfs.h"
+#include "record/undo.h"
+
+static char dir[64];
+
+static void put(const char *name, const char *text)
+{
+	char p[PATH_MAX];
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	FILE *f = fopen(p, "w"); /* tfs_write never creates files: tracefs files exist */
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+static char *get(const char *name)
+{
+	char p[PATH_MAX];
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	char *s = tfs_read_trimmed(p);
+	assert_non_null(s);
+	return s;
+}
+
+static void assert_file(const char *name, const char *want)
+{
+	char *s = get(name);
+	assert_string_equal(s, want);
+	free(s);
+}
+
+static char *path_of(const char *name)
+{
+	static char p[PATH_MAX];
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	return p;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/ftrec-undo-test-XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	setenv("FTREC_STATE_DIR", dir, 1);
+	/* Files in tracefs read formats. */
+	put("trace_clock", "[local] global mono\n");
+	put("buffer_size_kb", "7 (expanded: 1408)\n");
+	put("filter", "none\n");
+	put("set_ftrace_filter", "#### all functions enabled ####\n");
+	put("current_tracer", "nop\n");
+	put("kprobe_events", "");
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	return system(cmd);
+}
+
+/* Each file gets back the value that reproduces what reading it showed. */
+static void test_restore_formats(void **state)
+{
+	(void)state;
+	char err[256];
+	struct undo_log *u = undo_open(err, sizeof(err));
+	assert_non_null(u);
+	assert_true(undo_pid_is_live_ftrec(getpid())); /* holds its state file open */
+	assert_false(undo_pid_is_live_ftrec(getppid()));
+	assert_int_equal(undo_write(u, path_of("trace_clock"), "mono"), 0);
+	assert_int_equal(undo_write(u, path_of("buffer_size_kb"), "4096"), 0);
+	assert_int_equal(undo_write(u, path_of("filter"), "bytes > 4096"), 0);
+	assert_int_equal(undo_write(u, path_of("set_ftrace_filter"), "vfs_read\nvfs_write\n"), 0);
+	assert_int_equal(undo_write(u, path_of("current_tracer"), "function"), 0);
+	assert_file("trace_clock", "mono");
+	assert_file("filter", "bytes > 4096");
+	assert_file("set_ftrace_filter", "vfs_read\nvfs_write");
+	assert_int_equal(undo_finish(u), 0);
+	assert_file("trace_clock", "local");
+	assert_file("buffer_size_kb", "7");
+	assert_file("filter", "0");              /* "0" is what clears a filter */
+	assert_file("set_ftrace_filter", "");    /* the comment line is not a function */
+	assert_file("current_tracer", "nop");
+	char p[PATH_MAX];
+	snprintf(p, sizeof(p), "%s/ftrec-%d.undo", dir, (int)getpid());
+	assert_false(tfs_exists(p));             /* clean finish: state file gone */
+	assert_false(undo_pid_is_live_ftrec(getpid()));
+}
+
+/* A change that fails leaves no undo step (replaying it would fail again). */
+static void test_failed_change_is_cancelled(void **state)
+{
+	(void)state;
+	char err[256];
+	struct undo_log *u = undo_open(err, sizeof(err));
+	assert_non_null(u);
+	assert_int_equal(undo_write(u, path_of("no/such/file"), "1"), -ENOENT);
+	/* Readable but not writable, even for root. */
+	assert_true(undo_write(u, "/proc/self/stat", "1") < 0);
+	assert_true(undo_mkdir(u, path_of("no/such/dir")) < 0);
+	assert_int_equal(undo_finish(u), 0);
+}
+
+/* kill -9 mid-recording: the state file alone restores everything, newest first. */
+static void test_replay_after_kill(void **state)
+{
+	(void)state;
+	put("current_tracer", "nop\n");
+	put("kprobe_events", "");
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		char err[256];
+		struct undo_log *u = undo_open(err, sizeof(err));
+		if (!u || undo_mkdir(u, path_of("instance")) < 0 ||
+		    undo_write(u, path_of("instance/enable"), "1") != -ENOENT || /* fails: no step */
+		    undo_write(u, path_of("current_tracer"), "function\twith tab") < 0 ||
+		    undo_write(u, "/proc/self/stat", "x") == 0 ||
+		    undo_append(u, path_of("kprobe_events"), "p:ftrec_1/a vfs_read\n", "-:ftrec_1/a\n") < 0)
+			_exit(1);
+		_exit(0); /* no undo_finish: as if killed */
+	}
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	char p[PATH_MAX];
+	snprintf(p, sizeof(p), "%s/ftrec-%d.undo", dir, (int)pid);
+	assert_true(tfs_exists(p));
+	assert_true(tfs_exists(path_of("instance")));
+	assert_false(undo_pid_is_live_ftrec(pid));
+	assert_int_equal(undo_replay_file(p), 0);
+	assert_false(tfs_exists(path_of("instance")));
+	assert_file("current_tracer", "nop");
+	assert_file("kprobe_events", "p:ftrec_1/a vfs_read\n-:ftrec_1/a");
+	assert_false(tfs_exists(p));
+}
+
+static void test_parse_common(void **state)
+{
+	(void)state;
+	char *argv[] = { "record", "-e", "block:block_rq_issue,block:block_rq_complete", "-f",
+			 "nr_sector > 8", "-e", "sched:*", "-s", "-p", "12", "-d", "1.5",
+			 "-b", "100", "-C", "mono", "--max-size", "2", "-o", "x.ftz", "-q",
+			 "--", "dd", "if=/dev/zero", NULL };
+	int argc = (int)(sizeof(argv) / sizeof(argv[0])) - 1;
+	struct record_opts o;
+	record_opts_init(&o, "record", argc, argv);
+	assert_int_equal(record_parse(&o, argc, argv, NULL, NULL, "usage\n"), 0);
+	assert_int_equal(o.nr_events, 3);
+	assert_string_equal(o.events[1].system, "block");
+	assert_string_equal(o.events[1].event, "block_rq_complete");
+	assert_string_equal(o.events[0].filter, "nr_sector > 8");
+	assert_string_equal(o.events[1].filter, "nr_sector > 8"); /* -f covers the whole -e list */
+	assert_null(o.events[2].filter);
+	assert_true(o.stacktrace && o.quiet);
+	assert_int_equal(o.pid, 12);
+	assert_true(o.duration == 1.5);
+	assert_int_equal(o.buffer_kb, 100);
+	assert_string_equal(o.clock, "mono");
+	assert_int_equal(o.max_size, 2 * 1024 * 1024);
+	assert_string_equal(o.output, "x.ftz");
+	assert_string_equal(o.command[0], "dd");
+	assert_string_equal(o.command[1], "if=/dev/zero");
+	assert_int_equal(o.tracing_thresh, -1);
+	record_opts_free(&o);
+}
+
+static int extra_opt(struct record_opts *o, const char *arg, const char *next, void *ctx)
+{
+	(void)o;
+	if (!strcmp(arg, "--depth") && next) {
+		*(int *)ctx = atoi(next);
+		return 2;
+	}
+	return 0;
+}
+
+static void test_parse_errors_and_extra(void **state)
+{
+	(void)state;
+	struct record_opts o;
+	int depth = 0;
+	char *ok[] = { "funcgraph", "--depth", "3", "-p", "cmd", "--", "ls", NULL };
+	record_opts_init(&o, "funcgraph", 7, ok);
+	assert_int_equal(record_parse(&o, 7, ok, extra_opt, &depth, "u\n"), 0);
+	assert_int_equal(depth, 3);
+	assert_int_equal(o.pid, RECORD_PID_COMMAND);
+	record_opts_free(&o);
+
+	char *bad[][4] = {
+		{ "record", "-f", "x > 1", NULL },      /* -f before any -e */
+		{ "record", "-e", "noseparator", NULL },
+		{ "record", "-d", "soon", NULL },
+		{ "record", "--bogus", NULL, NULL },
+		{ "record", "-o", NULL, NULL },         /* missing argument */
+		{ "record", "--", NULL, NULL },         /* no command */
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int argc = 0;
+		while (bad[i][argc])
+			argc++;
+		record_opts_init(&o, "record", argc, bad[i]);
+		assert_int_equal(record_parse(&o, argc, bad[i], NULL, NULL, "u\n"), -1);
+		record_opts_free(&o);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_restore_formats, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_failed_change_is_cancelled, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_replay_after_kill, setup, teardown),
+		cmocka_unit_test(test_parse_common),
+		cmocka_unit_test(test_parse_errors_and_extra),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
