@@ -34,7 +34,8 @@ enum out_format { OUT_TEXT, OUT_CSV, OUT_JSON };
  * database (beside it, or under $XDG_CACHE_HOME/ftana when that directory is not
  * writable), reused while newer than the .ftz. *damaged is set when the .ftz was
  * damaged (a warning with the offset has been printed once).
- * Returns NULL after printing a one-line error.
+ * Returns NULL after printing a one-line error (*damaged is then set when the
+ * .ftz is damaged before anything could be imported: exit FTANA_EXIT_DAMAGED).
  */
 sqlite3 *ftana_open(const char *path, bool *damaged);
 

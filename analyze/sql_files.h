@@ -1,4 +1,4 @@
-/* sql_files.h - the schema/*.sql files, embedded at build time by tools/embed.c. */
+/* sql_files.h - the SQL files under schema/, embedded at build time by tools/embed.c. */
 #ifndef SQL_FILES_H
 #define SQL_FILES_H
 

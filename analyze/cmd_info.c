@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+/* cmd_info.c - `ftana info FILE`: host, kernel, clock, duration, CPUs, events per
+ * type, losses per CPU, sizes. The figures come from schema/info.sql's views. */
+#include <stdio.h>
+#include <string.h>
+
+#include "analyze/ftana.h"
+
+static int print_query(sqlite3 *db, const char *title, const char *sql)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+		fprintf(stderr, "ftana: info: %s\n", sqlite3_errmsg(db));
+		return -1;
+	}
+	printf("\n%s\n", title);
+	rc = ftana_print_rows(st, OUT_TEXT, stdout);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static int summary(sqlite3 *db)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, "SELECT key, value FROM info_summary WHERE value IS NOT NULL"
+			       " ORDER BY ord", -1, &st, NULL) != SQLITE_OK) {
+		fprintf(stderr, "ftana: info: %s\n", sqlite3_errmsg(db));
+		return -1;
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		printf("%-10s %s\n", sqlite3_column_text(st, 0), sqlite3_column_text(st, 1));
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+int cmd_info(int argc, char **argv)
+{
+	bool damaged = false;
+	sqlite3 *db;
+	int rc;
+
+	if (argc != 2 || argv[1][0] == '-') {
+		fprintf(stderr, "usage: ftana info FILE\n");
+		return argc == 2 && !strcmp(argv[1], "--help") ? FTANA_EXIT_OK : FTANA_EXIT_ERROR;
+	}
+	db = ftana_open(argv[1], &damaged);
+	if (!db)
+		return damaged ? FTANA_EXIT_DAMAGED : FTANA_EXIT_ERROR;
+	rc = ftana_exec_sql_file(db, "schema/info.sql");
+	if (!rc)
+		rc = summary(db);
+	if (!rc)
+		rc = print_query(db, "events per type:",
+				 "SELECT type, system, count FROM info_event_counts");
+	if (!rc)
+		rc = print_query(db, "losses per CPU (pages flagged by the kernel; its counters over the recording):",
+				 "SELECT * FROM info_losses");
+	sqlite3_close(db);
+	if (rc < 0)
+		return FTANA_EXIT_ERROR;
+	return damaged ? FTANA_EXIT_DAMAGED : FTANA_EXIT_OK;
+}

@@ -1,0 +1,435 @@
+// SPDX-License-Identifier: MIT
+/*
+ * decode.c - index a .ftz's PAGES sections per CPU, then merge the CPUs' events
+ * in time order. Pages are walked by libtraceevent's kbuffer (time extends,
+ * absolute timestamps, padding, missed-events flags); see decode.h for the API.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/decode_int.h"
+
+#define RB_COMMIT_MASK 0x3fffffffull /* commit bits above the size are loss flags */
+
+static void set_damage(struct dec *d, uint64_t offset, const char *reason)
+{
+	if (d->damaged)
+		return;
+	d->damaged = true;
+	d->damage_offset = offset;
+	snprintf(d->damage_reason, sizeof(d->damage_reason), "%.150s", reason ? reason : "damaged");
+}
+
+static int add_section(struct dec *d, const struct ftz_section *sec, const struct ftz_pages *p)
+{
+	struct cursor *c;
+
+	if (p->cpu >= d->stats.nr_cpus) {
+		struct cursor *n = realloc(d->cpus, (p->cpu + 1) * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		memset(n + d->stats.nr_cpus, 0, (p->cpu + 1 - d->stats.nr_cpus) * sizeof(*n));
+		d->cpus = n;
+		d->stats.nr_cpus = p->cpu + 1;
+	}
+	c = &d->cpus[p->cpu];
+	if (c->nr_secs == c->cap_secs) {
+		size_t cap = c->cap_secs ? 2 * c->cap_secs : 16;
+		struct sec_ref *n = realloc(c->secs, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		c->secs = n;
+		c->cap_secs = cap;
+	}
+	c->secs[c->nr_secs++] = (struct sec_ref){ sec->offset, p->nr_pages };
+	d->stats.nr_sections++;
+	d->stats.nr_pages += p->nr_pages;
+	d->stats.raw_bytes += sec->raw_len;
+	d->stats.stored_bytes += sec->stored_len;
+	if (!d->stats.page_size)
+		d->stats.page_size = p->page_size;
+	return 0;
+}
+
+static void take_info(struct dec *d, const struct ftz_section *sec)
+{
+	char v[32];
+
+	free(d->info);
+	d->info = strndup((const char *)sec->data, sec->len);
+	if (ftz_kv_get(d->info, sec->len, "long_size", v, sizeof(v)) > 0)
+		d->long_size = atoi(v);
+	if (ftz_kv_get(d->info, sec->len, "endian", v, sizeof(v)) > 0)
+		d->big_endian = !strcmp(v, "big");
+	if (ftz_kv_get(d->info, sec->len, "nr_cpus", v, sizeof(v)) > 0) {
+		long n = atol(v);
+
+		if (n > 0 && n <= 65536 && !d->cpus) {
+			d->cpus = calloc(n, sizeof(*d->cpus));
+			d->stats.nr_cpus = d->cpus ? n : 0;
+		}
+	}
+}
+
+/*
+ * One pass over the file: metadata kept, PAGES indexed per CPU. The CPU number
+ * is inside the (compressed) PAGES payload, so this pass decompresses each batch
+ * once to read it; zstd at ~1 GB/s makes that a small share of an import.
+ */
+static int scan(struct dec *d, struct ftz_reader *r, char *err, size_t errlen)
+{
+	struct ftz_section sec;
+	int rc;
+
+	while ((rc = ftz_reader_next(r, &sec, true)) == FTZ_READ_OK) {
+		struct ftz_pages p;
+		struct ftz_file f;
+
+		if (!sec.data)
+			continue; /* unknown type or flags */
+		switch (sec.type) {
+		case FTZ_SEC_INFO:
+			take_info(d, &sec);
+			break;
+		case FTZ_SEC_END:
+			free(d->end);
+			d->end = strndup((const char *)sec.data, sec.len);
+			d->stats.end_seen = true;
+			break;
+		case FTZ_SEC_FILE:
+			if (ftz_parse_file(&sec, &f) == 0 && dmeta_add_file(d, &f) < 0)
+				goto nomem;
+			break;
+		case FTZ_SEC_PAGES:
+			if (ftz_parse_pages(&sec, &p) < 0) {
+				set_damage(d, sec.offset, "invalid PAGES payload");
+				return 0;
+			}
+			if (p.cpu > 65535 || p.page_size < 16) {
+				set_damage(d, sec.offset, "PAGES section with an impossible cpu or page size");
+				return 0;
+			}
+			if (add_section(d, &sec, &p) < 0)
+				goto nomem;
+			break;
+		}
+	}
+	if (rc == FTZ_READ_DAMAGE) {
+		const char *why = NULL;
+		uint64_t off = ftz_reader_damage(r, &why);
+
+		set_damage(d, off, why);
+	}
+	return 0;
+nomem:
+	snprintf(err, errlen, "%s: out of memory", d->path);
+	return -ENOMEM;
+}
+
+struct dec *dec_open(const char *path, char *err, size_t errlen)
+{
+	struct dec *d = calloc(1, sizeof(*d));
+	struct ftz_reader *r;
+
+	if (!d) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return NULL;
+	}
+	d->path = strdup(path);
+	d->long_size = 8;
+	r = ftz_reader_open(path, err, errlen);
+	if (!r) {
+		dec_close(d);
+		errno = EINVAL;
+		return NULL;
+	}
+	if (!d->path || scan(d, r, err, errlen) < 0)
+		goto fail;
+	d->stats.file_size = ftz_reader_file_size(r);
+	ftz_reader_close(r);
+	r = NULL;
+	if (d->long_size != 4 && d->long_size != 8) {
+		snprintf(err, errlen, "%s: unsupported long_size %d", path, d->long_size);
+		goto fail;
+	}
+	if (!d->stats.page_size)
+		d->stats.page_size = 4096;
+	if (dmeta_load_tep(d, err, errlen) < 0)
+		goto fail;
+	d->heap = calloc(d->stats.nr_cpus + 1, sizeof(*d->heap));
+	if (!d->heap) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		goto fail;
+	}
+	return d;
+fail:
+	if (r)
+		ftz_reader_close(r);
+	if (d->damaged) {
+		/* say why the metadata is missing: the file is cut or corrupt before it */
+		snprintf(err, errlen, "%s: damaged at offset %llu (%s) before its metadata was complete",
+			 path, (unsigned long long)d->damage_offset, d->damage_reason);
+		dec_close(d);
+		errno = EBADMSG;
+		return NULL;
+	}
+	dec_close(d);
+	errno = EINVAL;
+	return NULL;
+}
+
+void dec_close(struct dec *d)
+{
+	if (!d)
+		return;
+	for (unsigned i = 0; i < d->stats.nr_cpus; i++) {
+		struct cursor *c = &d->cpus[i];
+
+		if (c->r)
+			ftz_reader_close(c->r);
+		if (c->kbuf)
+			kbuffer_free(c->kbuf);
+		free(c->secs);
+	}
+	free(d->cpus);
+	free(d->heap);
+	dmeta_free(d);
+	free(d->info);
+	free(d->end);
+	free(d->path);
+	free(d);
+}
+
+static uint64_t load_uint(const uint8_t *p, int size, bool big_endian)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < size; i++)
+		v |= (uint64_t)p[big_endian ? size - 1 - i : i] << (8 * i);
+	return v;
+}
+
+/* Next batch of cursor c into memory; false at its end or on damage. */
+static bool cursor_next_batch(struct dec *d, struct cursor *c)
+{
+	struct ftz_section sec;
+	struct ftz_pages p;
+	char err[256];
+	int rc;
+
+	if (c->next_sec >= c->nr_secs)
+		return false;
+	if (!c->r) {
+		c->r = ftz_reader_open(d->path, err, sizeof(err));
+		if (!c->r) {
+			set_damage(d, c->secs[c->next_sec].offset, err);
+			return false;
+		}
+	}
+	c->sec_offset = c->secs[c->next_sec++].offset;
+	rc = ftz_reader_seek(c->r, c->sec_offset);
+	if (rc == 0)
+		rc = ftz_reader_next(c->r, &sec, true);
+	if (rc != FTZ_READ_OK || !sec.data || ftz_parse_pages(&sec, &p) < 0) {
+		const char *why = "cannot read PAGES section";
+
+		if (rc == FTZ_READ_DAMAGE)
+			ftz_reader_damage(c->r, &why);
+		set_damage(d, c->sec_offset, why);
+		c->next_sec = c->nr_secs; /* nothing after damage is trusted */
+		return false;
+	}
+	c->pages = p.pages;
+	c->nr_pages = p.nr_pages;
+	c->page_size = p.page_size;
+	c->page = 0;
+	return true;
+}
+
+/* Load pages until one yields an event. The commit field is bounded first
+ * because kbuffer trusts it. */
+static bool cursor_next_page(struct dec *d, struct cursor *c)
+{
+	unsigned hdr = 8 + d->long_size;
+
+	for (;;) {
+		uint8_t *page;
+		uint32_t ps;
+		int missed;
+
+		while (c->page >= c->nr_pages)
+			if (!cursor_next_batch(d, c))
+				return false;
+		ps = c->page_size;
+		page = (uint8_t *)c->pages + (size_t)c->page++ * ps;
+		d->pages_done++;
+		if (ps < hdr || (load_uint(page + 8, d->long_size, d->big_endian) & RB_COMMIT_MASK) >
+				ps - hdr || kbuffer_load_subbuffer(c->kbuf, page) < 0) {
+			d->stats.bad_pages++;
+			continue;
+		}
+		missed = kbuffer_missed_events(c->kbuf);
+		if (missed && c->missed >= 0)
+			c->missed = missed < 0 ? -1 : c->missed + missed;
+		c->ev = kbuffer_read_event(c->kbuf, &c->ts);
+		if (c->ev)
+			return true;
+	}
+}
+
+/* Fill c->rec for c->ev; false (and the page abandoned) if the event overruns it. */
+static bool cursor_fill(struct dec *d, struct cursor *c)
+{
+	int size = kbuffer_event_size(c->kbuf);
+	const uint8_t *page = c->pages + (size_t)(c->page - 1) * c->page_size;
+
+	if (size < 2 || (uint8_t *)c->ev + size > page + c->page_size) {
+		d->stats.bad_pages++;
+		return false;
+	}
+	c->rec.ts = c->ts;
+	c->rec.cpu = c->cpu;
+	c->rec.data = c->ev;
+	c->rec.size = size;
+	c->rec.record_size = kbuffer_curr_size(c->kbuf);
+	c->rec.offset = c->sec_offset;
+	c->rec.missed_events = c->missed;
+	return true;
+}
+
+/* Advance cursor c to its next event; false when it has none left. */
+static bool cursor_advance(struct dec *d, struct cursor *c, bool first)
+{
+	if (!first) {
+		c->missed = 0;
+		c->ev = kbuffer_next_event(c->kbuf, &c->ts);
+	}
+	for (;;) {
+		if (!c->ev && !cursor_next_page(d, c))
+			return false;
+		if (cursor_fill(d, c))
+			return true;
+		c->ev = NULL;
+	}
+}
+
+static bool before(const struct dec *d, int a, int b)
+{
+	const struct cursor *x = &d->cpus[a], *y = &d->cpus[b];
+
+	return x->ts < y->ts || (x->ts == y->ts && a < b);
+}
+
+static void sift_down(struct dec *d, int i)
+{
+	for (;;) {
+		int l = 2 * i + 1, m = i;
+
+		if (l < d->heap_len && before(d, d->heap[l], d->heap[m]))
+			m = l;
+		if (l + 1 < d->heap_len && before(d, d->heap[l + 1], d->heap[m]))
+			m = l + 1;
+		if (m == i)
+			return;
+		int t = d->heap[i];
+
+		d->heap[i] = d->heap[m];
+		d->heap[m] = t;
+		i = m;
+	}
+}
+
+static int start(struct dec *d)
+{
+	d->started = true;
+	for (unsigned i = 0; i < d->stats.nr_cpus; i++) {
+		struct cursor *c = &d->cpus[i];
+
+		c->cpu = i;
+		if (!c->nr_secs)
+			continue;
+		c->kbuf = kbuffer_alloc(d->long_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
+					d->big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
+		if (!c->kbuf)
+			return -ENOMEM;
+		if (tep_is_old_format(d->tep))
+			kbuffer_set_old_format(c->kbuf);
+		if (cursor_advance(d, c, true))
+			d->heap[d->heap_len++] = i;
+	}
+	for (int i = d->heap_len / 2 - 1; i >= 0; i--)
+		sift_down(d, i);
+	return 0;
+}
+
+int dec_next(struct dec *d, struct dec_event *ev)
+{
+	struct cursor *c;
+
+	if (!d->started) {
+		if (start(d) < 0)
+			return 0;
+	} else if (d->heap_len) {
+		/* the event handed out last time: move its cursor on */
+		c = &d->cpus[d->heap[0]];
+		if (!cursor_advance(d, c, false))
+			d->heap[0] = d->heap[--d->heap_len];
+		sift_down(d, 0);
+	}
+	if (!d->heap_len)
+		return 0;
+	c = &d->cpus[d->heap[0]];
+	ev->record = &c->rec;
+	ev->cpu = c->cpu;
+	ev->ts = c->ts;
+	ev->missed = c->missed;
+	ev->section_offset = c->sec_offset;
+	ev->type_id = (int)load_uint(c->ev, 2, d->big_endian);
+	ev->event = tep_find_event(d->tep, ev->type_id);
+	return 1;
+}
+
+uint64_t dec_pages_done(const struct dec *d)
+{
+	return d->pages_done;
+}
+
+bool dec_damage(const struct dec *d, uint64_t *offset, const char **reason)
+{
+	if (d->damaged) {
+		if (offset)
+			*offset = d->damage_offset;
+		if (reason)
+			*reason = d->damage_reason;
+	}
+	return d->damaged;
+}
+
+struct tep_handle *dec_tep(const struct dec *d)
+{
+	return d->tep;
+}
+
+const struct dec_stats *dec_stats(const struct dec *d)
+{
+	return &d->stats;
+}
+
+int dec_long_size(const struct dec *d)
+{
+	return d->long_size;
+}
+
+const char *dec_info_text(const struct dec *d)
+{
+	return d->info ? d->info : "";
+}
+
+const char *dec_end_text(const struct dec *d)
+{
+	return d->end ? d->end : "";
+}

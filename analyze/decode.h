@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * decode.h - events of a .ftz in global time order, decoded by libtraceevent.
+ *
+ * dec_open() reads the metadata (INFO, END, FILE sections) into a tep handle --
+ * the file's own header_page, every events/<sys>/<ev>/format, kallsyms,
+ * printk_formats, saved_cmdlines -- and indexes the PAGES sections per CPU
+ * without decompressing them. dec_next() then merges the CPUs by timestamp
+ * (k-way merge over one cursor per CPU; each cursor holds one decompressed
+ * batch, so memory does not grow with the trace). The ring-buffer pages are
+ * walked by libtraceevent's kbuffer only.
+ *
+ *	char err[256];
+ *	struct dec *d = dec_open(path, err, sizeof(err));
+ *	struct dec_event ev;
+ *	while (dec_next(d, &ev) > 0)
+ *		tep_print_event(dec_tep(d), &seq, ev.record, "%s", TEP_PRINT_INFO);
+ *	if (dec_damage(d, &off, &why)) ...   // damaged: what came before is good
+ *	dec_close(d);
+ */
+#ifndef DECODE_H
+#define DECODE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <traceevent/event-parse.h>
+
+struct dec;
+
+struct dec_event {
+	struct tep_event *event;    /* NULL when the file carries no format for type_id */
+	struct tep_record *record;  /* cpu, ts, data, size; valid until the next dec_next */
+	int type_id;                /* common_type */
+	int cpu;
+	unsigned long long ts;      /* trace clock, ns (same as record->ts) */
+	/*
+	 * Loss reported by the sub-buffer this event is the FIRST event of
+	 * (kbuffer_missed_events): 0 none, > 0 events lost before this page,
+	 * -1 lost but the kernel did not store how many. 0 for later events of the page.
+	 */
+	int missed;
+	uint64_t section_offset;    /* file offset of the PAGES section holding the event */
+};
+
+/* Totals known right after dec_open (from the section index). */
+struct dec_stats {
+	unsigned nr_cpus;           /* highest PAGES cpu + 1 (at least INFO nr_cpus) */
+	uint64_t nr_sections;       /* PAGES sections */
+	uint64_t nr_pages;          /* sub-buffers in them */
+	uint64_t raw_bytes;         /* their decompressed size */
+	uint64_t stored_bytes;      /* their size in the file */
+	uint64_t file_size;
+	uint32_t page_size;
+	bool end_seen;              /* an END section (clean stop) */
+	uint64_t bad_pages;         /* pages whose commit field is impossible: skipped
+				     * (grows during dec_next) */
+};
+
+/*
+ * Open PATH and load its metadata. NULL with err set to one line naming the file
+ * ("not an .ftz file", missing header_page, ...); errno is EBADMSG when that is
+ * because the file is damaged before its metadata is complete. A file damaged
+ * later opens fine: dec_damage() tells where reading will stop.
+ */
+struct dec *dec_open(const char *path, char *err, size_t errlen);
+void dec_close(struct dec *d);
+
+/* Next event in global time order (ties: lower CPU first). 1: *ev filled,
+ * 0: no more events (clean end, or damage reached: see dec_damage). */
+int dec_next(struct dec *d, struct dec_event *ev);
+
+/* Pages consumed so far by dec_next (for progress output). */
+uint64_t dec_pages_done(const struct dec *d);
+
+/* True when the file is damaged; *offset and *reason (may be NULL) say where/why.
+ * Damage is found by dec_open's index pass (checksums) or, for a bad zstd frame or
+ * a corrupt page, by dec_next. */
+bool dec_damage(const struct dec *d, uint64_t *offset, const char **reason);
+
+struct tep_handle *dec_tep(const struct dec *d);
+const struct dec_stats *dec_stats(const struct dec *d);
+int dec_long_size(const struct dec *d);
+
+/* INFO / END "key=value\n" text ("" when absent). */
+const char *dec_info_text(const struct dec *d);
+const char *dec_end_text(const struct dec *d);
+
+/* FILE snapshots, in file order (a later one of the same name and phase replaces
+ * an earlier one). dec_file returns the data (NUL-terminated) of NAME in PHASE
+ * (0 START, 1 END, -1 either, END preferred), or NULL. */
+struct dec_file {
+	int phase;
+	const char *name;
+	const char *data;
+	size_t len;
+};
+size_t dec_nr_files(const struct dec *d);
+const struct dec_file *dec_file_at(const struct dec *d, size_t i);
+const char *dec_file(const struct dec *d, const char *name, int phase, size_t *len);
+
+#endif /* DECODE_H */

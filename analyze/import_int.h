@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: MIT */
+/* import_int.h - internals of the importer (import*.c); not for other modules. */
+#ifndef IMPORT_INT_H
+#define IMPORT_INT_H
+
+#include <sqlite3.h>
+
+#include "analyze/decode.h"
+#include "analyze/import.h"
+
+enum col_kind {
+	COL_INT,        /* integer field of 1, 2, 4 or 8 bytes (also pointers, longs) */
+	COL_TEXT,       /* char array: text up to the first NUL */
+	COL_TEXT_DYN,   /* __data_loc / __rel_loc char[]: text */
+	COL_BLOB,       /* any other fixed-size array, or an odd-sized field */
+	COL_BLOB_DYN,   /* __data_loc / __rel_loc of non-char */
+};
+
+/* How to turn one format field into one column, computed once per event type so
+ * the per-event loop never looks a field up by name. */
+struct col {
+	enum col_kind kind;
+	int offset, size;
+	bool is_signed;
+	bool relative;  /* __rel_loc: offset counts from the end of the field */
+};
+
+/* A (pid field, comm field) pair in one event, for the tasks table. */
+struct comm_pair {
+	int pid_col, comm_col; /* indexes into cols */
+};
+
+struct etable {
+	struct tep_event *event;
+	char *name;             /* table name */
+	sqlite3_stmt *insert;
+	struct col *cols;
+	int nr_cols;
+	int pid_offset, pid_size;
+	struct comm_pair *pairs;
+	int nr_pairs;
+	uint64_t count;
+	bool created;
+};
+
+struct pid_comm; /* pid -> comm map, see import_meta.c */
+
+struct importer {
+	sqlite3 *db;
+	struct dec *dec;
+	struct tep_handle *tep;
+	bool native;            /* file byte order == host byte order */
+	struct etable **by_id;  /* 65536 entries, by common_type */
+	struct etable *tables;
+	int nr_tables;
+	struct pid_comm *comms;
+	sqlite3_stmt *lost_insert, *stack_insert;
+	struct stack_set *stacks;
+	uint64_t orphan_stacks;
+	uint64_t unknown_events; /* events whose type has no format in the file */
+	char *err;
+	size_t errlen;
+};
+
+/* import_plan.c */
+int plan_tables(struct importer *im);
+int plan_create(struct importer *im, struct etable *t);
+int plan_insert(struct importer *im, struct etable *t, uint64_t id, unsigned long long ts,
+		int cpu, const uint8_t *data, int size, int64_t stack_id);
+int plan_events_view(struct importer *im);
+void plan_free(struct importer *im);
+
+/* import_meta.c */
+int meta_write(struct importer *im, const struct import_result *res, uint64_t first_ts,
+	       uint64_t last_ts);
+int meta_event_types(struct importer *im);
+int meta_tasks(struct importer *im);
+void comms_note(struct importer *im, int pid, const char *comm, int len);
+void comms_free(struct importer *im);
+
+/* import_stacks.c: returns the stack_id of the kernel_stack event at data, or -1. */
+int64_t stacks_intern(struct importer *im, struct tep_event *ev, const uint8_t *data, int size);
+void stacks_free(struct importer *im);
+
+/* import.c */
+int im_exec(struct importer *im, const char *sql);
+int im_prepare(struct importer *im, const char *sql, sqlite3_stmt **st);
+int im_sql_error(struct importer *im, const char *what);
+
+#endif

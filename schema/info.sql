@@ -1,0 +1,42 @@
+-- info.sql - what `ftana info` prints, as TEMP views (nothing is written):
+-- info_summary(ord, key, value), info_event_counts(type, system, count),
+-- info_losses(cpu, lost_pages, lost_counted, overrun, dropped).
+
+CREATE TEMP VIEW IF NOT EXISTS info_summary AS
+WITH m(key, value) AS (SELECT key, value FROM meta)
+SELECT 1 AS ord, 'file' AS key, (SELECT value FROM m WHERE key = 'source') AS value
+UNION ALL SELECT 2, 'host', (SELECT value FROM m WHERE key = 'hostname')
+UNION ALL SELECT 3, 'kernel', (SELECT group_concat(value, ' ') FROM
+	(SELECT value FROM m WHERE key IN ('uname_sysname', 'uname_release', 'uname_machine')
+	 ORDER BY CASE key WHEN 'uname_sysname' THEN 1 WHEN 'uname_release' THEN 2 ELSE 3 END))
+UNION ALL SELECT 4, 'clock', (SELECT value FROM m WHERE key = 'clock')
+UNION ALL SELECT 5, 'started', (SELECT datetime(value / 1000000000, 'unixepoch') || ' UTC'
+	FROM m WHERE key = 'start_wall_ns')
+UNION ALL SELECT 6, 'duration', (SELECT printf('%.6f s (first to last event)', value / 1e9)
+	FROM m WHERE key = 'duration_ns')
+UNION ALL SELECT 7, 'cpus', (SELECT value FROM m WHERE key = 'nr_cpus')
+UNION ALL SELECT 8, 'command', (SELECT value FROM m WHERE key = 'cmdline')
+UNION ALL SELECT 9, 'end', (SELECT value FROM m WHERE key = 'end_state') ||
+	ifnull(' (' || (SELECT value FROM m WHERE key = 'stop_reason') || ')', '') ||
+	ifnull(' at offset ' || (SELECT value FROM m WHERE key = 'damage_offset') || ': ' ||
+	       (SELECT value FROM m WHERE key = 'damage_reason'), '')
+UNION ALL SELECT 10, 'events', (SELECT value FROM m WHERE key = 'events_total')
+UNION ALL SELECT 11, 'stacks', (SELECT value FROM m WHERE key = 'stacks_attached') ||
+	' attached, ' || (SELECT count(DISTINCT stack_id) FROM stacks) || ' distinct'
+UNION ALL SELECT 12, 'size', (SELECT printf('%d bytes of pages, %d stored (%.1fx), file %d bytes',
+	r.value, s.value, 1.0 * r.value / max(s.value, 1), f.value)
+	FROM m r, m s, m f WHERE r.key = 'page_bytes_raw' AND s.key = 'page_bytes_stored'
+	AND f.key = 'source_size');
+
+CREATE TEMP VIEW IF NOT EXISTS info_event_counts AS
+SELECT table_name AS type, system, count FROM event_types
+WHERE count > 0 ORDER BY count DESC, table_name;
+
+-- Kernel counters and page flags side by side; a CPU appears when either knows it.
+CREATE TEMP VIEW IF NOT EXISTS info_losses AS
+WITH cpus(cpu) AS (SELECT cpu FROM cpu_stats UNION SELECT cpu FROM lost_events)
+SELECT c.cpu,
+       (SELECT count(*) FROM lost_events l WHERE l.cpu = c.cpu)   AS lost_pages,
+       (SELECT sum(count) FROM lost_events l WHERE l.cpu = c.cpu) AS lost_counted,
+       d.overrun, d.dropped
+FROM cpus c LEFT JOIN cpu_stats_delta d ON d.cpu = c.cpu ORDER BY c.cpu;

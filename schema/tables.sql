@@ -1,0 +1,95 @@
+-- tables.sql - the fixed tables of an ftana database, created before the import.
+--
+-- One .ftz becomes one database. Besides the tables below, the importer creates
+-- ONE TYPED TABLE PER EVENT TYPE that occurs in the recording. That CREATE TABLE is
+-- built in C (analyze/import_plan.c) because its columns come from the event's
+-- format file; its shape is:
+--
+--   CREATE TABLE "<event>" (        -- e.g. block_rq_issue; "<system>_<event>" when two
+--                                   -- systems share the name or it is one of the names below
+--       id       INTEGER PRIMARY KEY, -- global, time-ordered across CPUs and across
+--                                     -- all typed tables (ties: lower CPU first)
+--       ts       INTEGER NOT NULL,    -- ns, trace clock of the recording (meta.clock)
+--       cpu      INTEGER NOT NULL,
+--       pid      INTEGER,             -- common_pid
+--       stack_id INTEGER,             -- stacks.stack_id when a kernel_stack event
+--                                     -- followed this event on its CPU, else NULL
+--       "<field>" <type>, ...         -- one per non-common format field, in format order
+--   );
+--
+-- Field columns keep the kernel's field names; a field named like a fixed column
+-- (id, ts, cpu, pid, stack_id -- e.g. sched_wakeup's pid) is called "field_<name>".
+-- Types:
+--   INTEGER  integer fields of 1/2/4/8 bytes, pointers and longs. Signed fields are
+--            sign-extended; unsigned ones zero-extended, except that unsigned
+--            64-bit values are stored as their signed 64-bit bit pattern (SQLite has
+--            no unsigned type): values >= 2^63, e.g. kernel addresses, read back
+--            negative; `printf('%x', col)` prints them as the kernel would.
+--   TEXT     char arrays (comm[16], rwbs[8], ...) up to the first NUL, and
+--            __data_loc / __rel_loc char[] strings.
+--   BLOB     other arrays (fixed or dynamic), and fields of unusual size.
+-- ftrace:kernel_stack events are not rows of a typed table: they become `stacks`
+-- rows, referenced by the stack_id of the event they followed on the same CPU. A
+-- kernel_stack with no event before it on its CPU, or right after a loss of events
+-- (it may belong to a lost event), is counted in meta.stacks_orphan.
+-- Rows of `events` (a view, made after the import) are the typed tables'
+-- (id, ts, cpu, pid, type = table name) joined with UNION ALL: one row per event,
+-- stored once.
+
+-- INFO and END keys of the .ftz as recorded (hostname, uname_release, clock,
+-- nr_cpus, start_wall_ns, stop_reason, ...) and derived ones: first_ts, last_ts,
+-- duration_ns, wall_offset_ns (add to ts for ns since the epoch), file_size,
+-- pages, page_bytes_raw, page_bytes_stored, bad_pages, events_total,
+-- stacks_attached, stacks_orphan, unknown_events (events whose type has no
+-- format in the recording: not imported), end_state (clean | no-end-section | damaged),
+-- damage_offset, damage_reason, source (the .ftz), source_size, source_mtime_ns.
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
+
+-- Every event format the recording carries; table_name is NULL when no event of
+-- the type occurred; count = rows in that table.
+CREATE TABLE event_types (
+	type_id    INTEGER PRIMARY KEY, -- common_type, the format file's ID
+	system     TEXT NOT NULL,
+	name       TEXT NOT NULL,
+	table_name TEXT,
+	format     TEXT,                -- the format file as recorded
+	print_fmt  TEXT,
+	count      INTEGER NOT NULL
+);
+
+-- Tasks: saved_cmdlines, overridden by comms seen in events (comm/pid,
+-- prev_comm/prev_pid, next_comm/next_pid, ... pairs of one event), and the
+-- tgid from saved_tgids.
+CREATE TABLE tasks (pid INTEGER PRIMARY KEY, tgid INTEGER, comm TEXT);
+
+-- The kernel's per-CPU ring-buffer counters (per_cpu/cpuN/stats), before
+-- (phase 'start') and after ('end') the recording.
+CREATE TABLE cpu_stats (
+	cpu            INTEGER NOT NULL,
+	phase          TEXT NOT NULL,   -- 'start' | 'end'
+	entries        INTEGER,
+	overrun        INTEGER,
+	commit_overrun INTEGER,
+	bytes          INTEGER,
+	dropped        INTEGER,         -- "dropped events"
+	read           INTEGER,         -- "read events"
+	PRIMARY KEY (cpu, phase)
+);
+
+-- Loss the pages reported: one row per sub-buffer flagged "events were lost
+-- before this page" (ts: the first event after the loss), count NULL when the
+-- kernel did not store how many.
+CREATE TABLE lost_events (cpu INTEGER NOT NULL, ts INTEGER, count INTEGER);
+
+-- /proc/kallsyms as recorded (addr: signed bit pattern of the 64-bit address).
+CREATE TABLE symbols (addr INTEGER NOT NULL, name TEXT NOT NULL, type TEXT, module TEXT);
+
+-- Kernel stacks, each distinct address list once; depth 0 is the innermost frame.
+-- symbol is the function containing addr (NULL when kallsyms does not cover it).
+CREATE TABLE stacks (
+	stack_id INTEGER NOT NULL,
+	depth    INTEGER NOT NULL,
+	addr     INTEGER NOT NULL,
+	symbol   TEXT,
+	PRIMARY KEY (stack_id, depth)
+) WITHOUT ROWID;
