@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report_func.h - what the function reports (funccount, funcslower, funcgraph,
+ * kprobe) share: option values passed to their SQL, symbol names, table checks.
+ */
+#ifndef REPORT_FUNC_H
+#define REPORT_FUNC_H
+
+#include <sqlite3.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Create temp.report_args and the symbol-name view (schema/reports/func_symbols.sql). */
+int rf_setup(sqlite3 *db);
+
+/* Set option KEY for the report's SQL (temp.report_args). */
+int rf_arg(sqlite3 *db, const char *key, int64_t value);
+
+/* Does a table (or view) NAME exist in the database? */
+bool rf_has_table(sqlite3 *db, const char *name);
+
+/* meta.value of KEY as an integer; false if absent or not a number. */
+bool rf_meta_int(sqlite3 *db, const char *key, int64_t *value);
+
+/* Prepare SQL, print its rows as a table (ftana_print_rows), finalize. */
+int rf_print(sqlite3 *db, const char *sql, FILE *out);
+
+/* Parse a non-negative number option; prints "ftana report NAME: bad -X 'arg'". */
+bool rf_parse_num(const char *report, char opt, const char *arg, double *out);
+
+/* Print "ftana report NAME: MESSAGE (this capture has no TABLE table)" and fail. */
+int rf_missing(const char *report, const char *table, const char *hint);
+
+/* The reports (struct report .run in cmd_report.c's table). */
+int report_funccount(sqlite3 *db, int argc, char **argv);
+int report_funcslower(sqlite3 *db, int argc, char **argv);
+int report_funcgraph(sqlite3 *db, int argc, char **argv);
+int report_kprobe(sqlite3 *db, int argc, char **argv);
+
+/* Build temp.calls from funcgraph_entry/exit (analyze/funcgraph_calls.c). */
+int funcgraph_build_calls(sqlite3 *db);
+
+#endif

@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: MIT */
+/* report_util.c - helpers shared by iolat, tpoint and stacks (see report_util.h). */
+#include <getopt.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/report_func.h"
+#include "analyze/report_util.h"
+
+static const char *input_file;
+
+void report_set_file(const char *path)
+{
+	input_file = path;
+}
+
+const char *report_file(void)
+{
+	return input_file;
+}
+
+bool ru_extra_args(const char *report, int argc, char **argv)
+{
+	if (optind >= argc)
+		return false;
+	fprintf(stderr, "ftana report %s: unexpected argument '%s'\n", report, argv[optind]);
+	return true;
+}
+
+sqlite3_stmt *ru_prepare(sqlite3 *db, const char *report, const char *sql)
+{
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+		fprintf(stderr, "ftana report %s: %s\n", report, sqlite3_errmsg(db));
+		return NULL;
+	}
+	return st;
+}
+
+int ru_each_row(sqlite3 *db, const char *report, const char *sql, int64_t param,
+		ru_row_fn fn, void *ctx)
+{
+	sqlite3_stmt *st = ru_prepare(db, report, sql);
+	int step, rc = 0;
+
+	if (!st)
+		return -1;
+	if (sqlite3_bind_parameter_count(st))
+		sqlite3_bind_int64(st, 1, param);
+	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW)
+		rc = fn(st, ctx);
+	if (!rc && step != SQLITE_DONE) {
+		fprintf(stderr, "ftana report %s: %s\n", report, sqlite3_errmsg(db));
+		rc = -1;
+	}
+	sqlite3_finalize(st);
+	return rc ? -1 : 0;
+}
+
+int ru_exec(sqlite3 *db, const char *report, const char *sql)
+{
+	char *err = NULL;
+
+	if (sqlite3_exec(db, sql, NULL, NULL, &err) != SQLITE_OK) {
+		fprintf(stderr, "ftana report %s: %s\n", report, err ? err : "SQL error");
+		sqlite3_free(err);
+		return -1;
+	}
+	return 0;
+}
+
+int ru_stand_in(sqlite3 *db, const char *name, const char *columns)
+{
+	if (rf_has_table(db, name))
+		return 0;
+	char *sql = sqlite3_mprintf("CREATE TEMP TABLE \"%w\"(%s)", name, columns);
+	int rc = ru_exec(db, "setup", sql);
+
+	sqlite3_free(sql);
+	return rc;
+}
+
+/* How many of the listed losses to show by time before summing up the rest. */
+#define LOST_SHOWN 4
+
+int ru_warn_lost(sqlite3 *db, const char *range_sql, FILE *out)
+{
+	sqlite3_stmt *range, *st;
+	int64_t t0, t1;
+	int shown = 0;
+
+	if (!rf_has_table(db, "lost_events"))
+		return 0;
+	range = ru_prepare(db, "lost events", range_sql);
+	if (!range)
+		return -1;
+	bool have = sqlite3_step(range) == SQLITE_ROW &&
+		    sqlite3_column_type(range, 0) != SQLITE_NULL;
+	t0 = sqlite3_column_int64(range, 0);
+	t1 = sqlite3_column_int64(range, 1);
+	sqlite3_finalize(range);
+	if (!have)
+		return 0;
+
+	/* The kernel may only know that events were lost, not how many (count < 0). */
+	st = ru_prepare(db, "lost events",
+			"SELECT cpu, ts, count, count(*) OVER (), "
+			"       sum(CASE WHEN count > 0 THEN count ELSE 0 END) OVER (), "
+			"       sum(count IS NULL OR count < 0) OVER () "
+			"FROM lost_events WHERE ts BETWEEN ?1 AND ?2 ORDER BY ts");
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, t0);
+	sqlite3_bind_int64(st, 2, t1);
+	for (int i = 0; sqlite3_step(st) == SQLITE_ROW; i++, shown++) {
+		if (i == 0) {
+			int64_t unknown = sqlite3_column_int64(st, 5);
+
+			fprintf(out, "WARNING: the capture lost %lld events",
+				(long long)sqlite3_column_int64(st, 4));
+			if (unknown)
+				fprintf(out, " (and %lld losses of unknown size)", (long long)unknown);
+			fprintf(out, " in this report's time range; results near these times "
+				"may be incomplete:");
+		}
+		if (i < LOST_SHOWN) {
+			fprintf(out, " CPU %d before %.6f s", sqlite3_column_int(st, 0),
+				sqlite3_column_int64(st, 1) / 1e9);
+			if (sqlite3_column_int64(st, 2) > 0)
+				fprintf(out, " (%lld)", (long long)sqlite3_column_int64(st, 2));
+			fputc(';', out);
+		} else if (i == LOST_SHOWN) {
+			fprintf(out, " and %lld more losses;",
+				(long long)sqlite3_column_int64(st, 3) - LOST_SHOWN);
+		}
+	}
+	if (shown)
+		fputc('\n', out);
+	sqlite3_finalize(st);
+	return 0;
+}
+
+char *ru_event_table(sqlite3 *db, const char *report, const char *spec)
+{
+	const char *colon = strchr(spec, ':');
+	const char *name = colon ? colon + 1 : spec;
+	char *table = NULL;
+	int found = 0;
+
+	if (!rf_has_table(db, "event_types")) {
+		if (rf_has_table(db, name))
+			return strdup(name);
+	} else {
+		sqlite3_stmt *st = ru_prepare(db, report,
+			"SELECT table_name FROM event_types WHERE table_name IS NOT NULL "
+			"AND name = ?1 AND (?2 IS NULL OR system = ?2)");
+		if (!st)
+			return NULL;
+		sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+		if (colon)
+			sqlite3_bind_text(st, 2, spec, colon - spec, SQLITE_STATIC);
+		while (sqlite3_step(st) == SQLITE_ROW && ++found == 1)
+			table = strdup((const char *)sqlite3_column_text(st, 0));
+		sqlite3_finalize(st);
+		if (found == 1)
+			return table;
+		free(table);
+	}
+	if (found > 1)
+		fprintf(stderr, "ftana report %s: several systems have an event '%s': "
+			"give SYSTEM:%s\n", report, name, name);
+	else
+		fprintf(stderr, "ftana report %s: this capture has no '%s' events "
+			"(see 'ftana info FILE')\n", report, spec);
+	return NULL;
+}
+
+void report_sql_views(sqlite3 *db)
+{
+	if (rf_has_table(db, "block_rq_issue") && rf_has_table(db, "block_rq_complete"))
+		iolat_views(db);
+}
+
+static void regexp_free(void *p)
+{
+	regfree(p);
+	free(p);
+}
+
+/* SQLite calls regexp(PATTERN, STRING) for `STRING REGEXP PATTERN`. */
+static void regexp_func(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const char *pattern = (const char *)sqlite3_value_text(argv[0]);
+	const char *text = (const char *)sqlite3_value_text(argv[1]);
+	regex_t *re = sqlite3_get_auxdata(ctx, 0);
+	bool compiled = false;
+
+	if (!pattern || !text)
+		return; /* NULL */
+	if (!re) {
+		re = malloc(sizeof(*re));
+		if (!re || regcomp(re, pattern, REG_EXTENDED | REG_NOSUB)) {
+			free(re);
+			sqlite3_result_error(ctx, "bad regular expression", -1);
+			return;
+		}
+		compiled = true;
+	}
+	sqlite3_result_int(ctx, regexec(re, text, 0, NULL, 0) == 0);
+	/* Kept for the next rows of the statement; SQLite may free it at once. */
+	if (compiled)
+		sqlite3_set_auxdata(ctx, 0, re, regexp_free);
+}
+
+int ru_add_regexp(sqlite3 *db)
+{
+	return sqlite3_create_function(db, "regexp", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
+				       NULL, regexp_func, NULL, NULL) == SQLITE_OK ? 0 : -1;
+}

@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report_func_fixture.h - hand-made databases for the function report tests:
+ * an in-memory SQLite with the tables `ftana db` makes (analyze/ftana.h), filled
+ * row by row by each test, and one-value queries to check the results.
+ * Included by tests/test_report_func*.c and test_report_kprobe*.c only.
+ */
+#ifndef REPORT_FUNC_FIXTURE_H
+#define REPORT_FUNC_FIXTURE_H
+
+#include <sqlite3.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static __attribute__((unused)) void fx_exec(sqlite3 *db, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static __attribute__((unused)) void fx_exec(sqlite3 *db, const char *fmt, ...)
+{
+	va_list ap;
+	char *err = NULL;
+
+	va_start(ap, fmt);
+	char *sql = sqlite3_vmprintf(fmt, ap);
+	va_end(ap);
+	if (sqlite3_exec(db, sql, NULL, NULL, &err) != SQLITE_OK)
+		fail_msg("%s: %s", sql, err);
+	sqlite3_free(sql);
+}
+
+/*
+ * An empty database with the fixed tables the function reports read, as
+ * schema/tables.sql defines them (meta, tasks, symbols with its index); tests
+ * add the typed event tables, lost_events and stacks they need.
+ * (test_report_iolat.c shares this fixture.)
+ */
+static __attribute__((unused)) sqlite3 *fx_open(void)
+{
+	sqlite3 *db;
+
+	assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
+	fx_exec(db, "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID");
+	fx_exec(db, "CREATE TABLE tasks (pid INTEGER PRIMARY KEY, tgid INTEGER, comm TEXT)");
+	fx_exec(db, "CREATE TABLE symbols (addr INTEGER NOT NULL, name TEXT NOT NULL, type TEXT, module TEXT)");
+	fx_exec(db, "CREATE INDEX symbols_addr ON symbols (addr)");
+	return db;
+}
+
+static __attribute__((unused)) void fx_close(sqlite3 *db)
+{
+	assert_int_equal(sqlite3_close(db), SQLITE_OK);
+}
+
+/* The one value of a query; fails the test if there is no row. */
+static __attribute__((unused)) sqlite3_stmt *fx_one(sqlite3 *db, const char *fmt, va_list ap)
+{
+	sqlite3_stmt *st;
+	char *sql = sqlite3_vmprintf(fmt, ap);
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		fail_msg("%s: %s", sql, sqlite3_errmsg(db));
+	if (sqlite3_step(st) != SQLITE_ROW)
+		fail_msg("%s: no row", sql);
+	sqlite3_free(sql);
+	return st;
+}
+
+static __attribute__((unused)) long long fx_int(sqlite3 *db, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static __attribute__((unused)) long long fx_int(sqlite3 *db, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	sqlite3_stmt *st = fx_one(db, fmt, ap);
+	va_end(ap);
+	long long v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+/* Text of the one value; valid until the next fx_text call. */
+static __attribute__((unused)) const char *fx_text(sqlite3 *db, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static __attribute__((unused)) const char *fx_text(sqlite3 *db, const char *fmt, ...)
+{
+	static char buf[4096];
+	va_list ap;
+
+	va_start(ap, fmt);
+	sqlite3_stmt *st = fx_one(db, fmt, ap);
+	va_end(ap);
+	const unsigned char *t = sqlite3_column_text(st, 0);
+	snprintf(buf, sizeof(buf), "%s", t ? (const char *)t : "(null)");
+	sqlite3_finalize(st);
+	return buf;
+}
+
+/*
+ * Run a report (int fn(db, argc, argv)) with its stdout captured; returns the
+ * exit status and leaves the output in *out (malloc'd, NUL-terminated).
+ */
+#include <unistd.h>
+static __attribute__((unused)) int fx_report(int (*fn)(sqlite3 *, int, char **), sqlite3 *db, char **out, int argc,
+		     char **argv)
+{
+	FILE *tmp = tmpfile();
+	int saved = dup(STDOUT_FILENO);
+
+	assert_non_null(tmp);
+	fflush(stdout);
+	dup2(fileno(tmp), STDOUT_FILENO);
+	int rc = fn(db, argc, argv);
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	long len = ftell(tmp) >= 0 ? lseek(fileno(tmp), 0, SEEK_END) : 0;
+	*out = calloc(1, len + 1);
+	assert_non_null(*out);
+	assert_int_equal(pread(fileno(tmp), *out, len, 0), len);
+	fclose(tmp);
+	return rc;
+}
+
+/* How many lines of text contain needle. */
+static __attribute__((unused)) int fx_count_lines(const char *text, const char *needle)
+{
+	int n = 0;
+
+	for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		const char *end = strchr(l, '\n');
+		const char *hit = strstr(l, needle);
+		if (hit && (!end || hit < end))
+			n++;
+	}
+	return n;
+}
+
+#endif

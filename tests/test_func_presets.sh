@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# ftrec funccount / funcslower / funcgraph / kprobe on this host. Bad arguments give one
+# line and exit 1 before tracefs is touched. Live: where the kernel offers the function
+# tracer / kprobes, a recording of tests/lab/workload.c must show exactly what it did
+# (K getppid calls, a read returning BYTES); where it refuses them (this project's dev
+# VM answers EPERM for the function tracer and has no kprobe_events), ftrec must fail
+# with one line naming the file and leave tracefs exactly as it found it.
+# The kernel lab (tests/lab/scenarios/func*, kprobe*) tests the full behaviour on 6.1.
+. "$(dirname "$0")/lib.sh"
+require_bin "$FTREC" "$FTANA"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+bad() { # WHAT PATTERN ARGS...: one-line error, exit 1
+	local what=$1 pat=$2; shift 2
+	"$FTREC" "$@" >"$tmp/out" 2>"$tmp/err"
+	assert_eq "$what: exit" 1 $?
+	assert_one_line_error "$what" "$tmp/err" "$pat"
+}
+bad "funccount without PATTERN" "expected PATTERN" funccount -o "$tmp/x.ftz"
+bad "funcslower with one argument" "expected FUNC USECS" funcslower -o "$tmp/x.ftz" do_nanosleep
+bad "funcslower with bad USECS" "USECS 'ten'" funcslower -o "$tmp/x.ftz" do_nanosleep ten
+bad "funcgraph -m 0" "-m needs a depth" funcgraph -m 0 -o "$tmp/x.ftz" vfs_read
+bad "kprobe without p:/r:" "must start with p:" kprobe -o "$tmp/x.ftz" 'x:foo bar'
+bad "kprobe without a function" "names no function" kprobe -o "$tmp/x.ftz" 'p:'
+assert_eq "no capture written after bad arguments" "" "$(ls "$tmp" | grep ftz)"
+
+require_root_tracefs
+${CC:-cc} -O2 -o "$tmp/workload" tests/lab/workload.c || { echo "FAIL: cannot build workload"; exit 1; }
+snapshot_tracefs_state >"$tmp/before"
+
+# live_or_refused NAME: after a recording attempt that wrote $tmp/NAME.ftz on success.
+# Returns 0 when it recorded; on failure checks the error and returns 1.
+live_or_refused() {
+	if [ "$rc" = 0 ]; then
+		pass "$1 recorded"
+		return 0
+	fi
+	assert_eq "$1 refused: exit" 1 "$rc"
+	assert_contains "$1 refused: the error names a tracefs file" "$tmp/err" "/sys/kernel/tracing/|tracer .* not available"
+	assert_state_unchanged "$tmp/before"
+	assert_no_leftovers
+	return 1
+}
+
+K=200
+"$FTREC" funccount -q -o "$tmp/fc.ftz" '*sys_getppid' -- "$tmp/workload" getppid $K >"$tmp/fc.out" 2>"$tmp/err"
+rc=$?
+if live_or_refused funccount; then
+	pid=$(sed -n 's/^pid=//p' "$tmp/fc.out")
+	"$FTANA" report funccount "$tmp/fc.ftz" -p "$pid" >"$tmp/fc.txt"
+	assert_eq "funccount: getppid calls of the workload" $K "$(awk '/sys_getppid/ { print $2 }' "$tmp/fc.txt")"
+	assert_state_unchanged "$tmp/before"
+fi
+
+"$FTREC" kprobe -q -o "$tmp/kp.ftz" 'r:kread ksys_read ret=$retval' -- \
+	"$tmp/workload" read "$FTREC" 12345 >"$tmp/kp.out" 2>"$tmp/err"
+rc=$?
+if live_or_refused kprobe; then
+	pid=$(sed -n 's/^pid=//p' "$tmp/kp.out")
+	"$FTANA" report kprobe "$tmp/kp.ftz" >"$tmp/kp.txt"
+	assert_contains "kprobe: the workload's read returned 12345" "$tmp/kp.txt" "-$pid .* kread: .* ret=12345\$"
+	assert_state_unchanged "$tmp/before"
+fi
+finish

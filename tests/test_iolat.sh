@@ -1,0 +1,181 @@
+#!/usr/bin/env bash
+# test_iolat.sh - `ftrec iolat` + `ftana report iolat` on real block I/O of known size
+# and count: N sequential 64 KiB O_DIRECT writes by dd to a file on / (virtio vda here),
+# checked against the workload and, for the same I/Os, against perf-tools' iosnoop
+# (iosnoop-perf), which reads the top-level trace buffer while ftrec uses its own
+# instance, so both watch the same writes at once.
+#
+# iosnoop parses the trace TEXT by field position; kernel 6.x added the bytes and
+# ioprio fields to block_rq_*, so it reads BLOCK as "+" and BYTES as 0 and keys its
+# pairing on (dev, "+"). With ONE sequential writer each request completes before the
+# next is issued, so its pairs are still right and the I/Os can be matched by time
+# (both record with the "local" trace clock here). ftana reads fields by name from the
+# format file the capture carries, so it gets sector and bytes on any layout.
+. "$(dirname "$0")/lib.sh"
+require_root_tracefs
+FTANA=${FTANA:-$ROOT_DIR/$BUILD/san/ftana}
+require_bin "$FTREC" "$FTANA"
+command -v iosnoop-perf >/dev/null || { echo "FAIL: iosnoop-perf missing (make deps: perf-tools-unstable)"; exit 1; }
+
+N=40
+work=$(mktemp -d -p /var/tmp ftrec-iolat.XXXXXX)
+mounted_debugfs=
+snapshot_tracefs_state >"$work/tracefs.before"
+# iosnoop sets the top-level buffer_size_kb and leaves it: put it back.
+top_kb=$(cat "$TRACEFS/buffer_size_kb")
+restore_top() { echo "${top_kb% *}" >"$TRACEFS/buffer_size_kb"; }
+cleanup() {
+	[ -n "${snoop_pid:-}" ] && kill "$snoop_pid" 2>/dev/null && wait "$snoop_pid" 2>/dev/null
+	restore_top
+	[ -n "$mounted_debugfs" ] && umount /sys/kernel/debug
+	[ -n "${KEEP:-}" ] || rm -rf "$work"
+}
+trap cleanup EXIT
+
+# The file exists and is written back first, so the direct writes are pure data I/O
+# (no allocation, no journal traffic between them).
+dd if=/dev/zero of="$work/data" bs=64k count=$N status=none && sync
+
+# iosnoop-perf uses /sys/kernel/debug/tracing: mount debugfs for it, and only then.
+if [ ! -d /sys/kernel/debug/tracing ]; then
+	mount -t debugfs debugfs /sys/kernel/debug && mounted_debugfs=1
+fi
+iosnoop-perf -ts 6 >"$work/iosnoop.txt" 2>&1 &
+snoop_pid=$!
+for _ in $(seq 100); do grep -qs '^STARTs' "$work/iosnoop.txt" && break; sleep 0.1; done
+sleep 0.5 # past its "echo > trace"
+
+# dd's PID (sh execs it) picks its I/Os out of whatever else the machine writes.
+"$FTREC" iolat -q -C local -o "$work/io.ftz" -- sh -c 'echo $$ >"$1"; exec dd if=/dev/zero \
+	of="$2" bs=64k count="$3" oflag=direct conv=notrunc status=none' sh "$work/dd.pid" \
+	"$work/data" $N 2>"$work/ftrec.err" || { fail "ftrec iolat failed:"; cat "$work/ftrec.err"; }
+ddpid=$(cat "$work/dd.pid")
+wait "$snoop_pid"
+snoop_pid=
+restore_top
+assert_state_unchanged "$work/tracefs.before"
+
+# --csv prints DEV as "MAJ,MIN" in quotes: make it MAJ:MIN for awk.
+csv() { "$FTANA" report iolat "$work/io.ftz" --csv "$@" | sed 's/"\([0-9]*\),\([0-9]*\)"/\1:\2/'; }
+csv -s -t >"$work/ours.csv" || fail "ftana report iolat --csv failed"
+csv -Q >"$work/ours_q.csv" || fail "ftana report iolat -Q --csv failed"
+
+# STARTs,ENDs,COMM,PID,TYPE,DEV,BLOCK,BYTES,LATms
+dd_rows=$(awk -F, -v p="$ddpid" '$4 == p && $3 == "dd" && $5 ~ /W/ && $8 == 65536 && $9 > 0' "$work/ours.csv" | wc -l)
+assert_eq "dd writes of 65536 bytes with TYPE ~ W and latency > 0" "$N" "$dd_rows"
+assert_eq "rows without a block number" 0 \
+	"$(awk -F, 'NR > 1 && $8 == 65536 && $7 == ""' "$work/ours.csv" | wc -l)"
+
+# -Q: COMM,PID,TYPE,DEV,BLOCK,BYTES,QUEms,LATms. The same I/O (same block) measured
+# from its insert: a queue time >= 0 and a latency at least the issue-based one.
+bad_q=$(awk -F, -v p="$ddpid" 'FNR == 1 { next }
+	NR == FNR { if ($4 == p && $8 == 65536) lat[$7] = $9; next }
+	$2 == p && $6 == 65536 { seen++; if (!($5 in lat) || $7 < 0 || $8 < lat[$5]) bad++ }
+	END { print seen - 0, bad - 0 }' "$work/ours.csv" "$work/ours_q.csv")
+assert_eq "-Q: dd I/Os with a queue time" "$N" "${bad_q% *}"
+assert_eq "-Q: I/Os with QUEms < 0 or LATms below the issue latency" 0 "${bad_q#* }"
+
+# iosnoop -ts: STARTs ENDs COMM PID TYPE DEV BLOCK BYTES LATms. Each of its dd rows
+# is matched to ours on ENDs (within 15 us) and the latencies compared.
+# While another task writes to the disk (other tests, the journal), iosnoop's
+# (dev, "+") key pairs dd's start with that task's completion: such a row ends when
+# one of the OTHER I/Os in our capture ends -- explained, not compared (a row ending
+# within 15 us of another task's completion is ambiguous, so it is not compared either).
+# iosnoop takes COMM from the top-level buffer's pid->comm cache, which may say
+# "<...>": dd's rows are picked by its PID.
+cmp=$(awk -F, -v snoop="$work/iosnoop.txt" -v pid="$ddpid" 'NR > 1 && $8 != "" {
+		if ($4 == pid && $8 == 65536) { end[NR] = $2; lat[NR] = $9 } else other[NR] = $2
+	}
+	# Each instance timestamps its own copy of an event: a few microseconds apart
+	# when the CPU is interrupted in between. dd completions are >= 30 us apart.
+	function near(a, b) { return (a > b ? a - b : b - a) <= 0.000015 }
+	END {
+		while ((getline line < snoop) > 0) {
+			n = split(line, f, " ")
+			if (n != 9 || f[4] != pid || f[5] !~ /W/) continue
+			theirs++
+			hit = 0
+			for (r in other) if (near(other[r], f[2])) { hit = 1; explained++; break }
+			if (!hit) for (r in end) if (near(end[r], f[2])) {
+				hit = 1; matched++; delete end[r]
+				dl = lat[r] - f[9]; if (dl < 0) dl = -dl
+				if (dl > 0.01) { far++; printf "far: ours %s theirs %s\n", lat[r], f[9] > "/dev/stderr" }
+				break
+			}
+			if (!hit) print "unexplained iosnoop row: " line > "/dev/stderr"
+		}
+		print theirs - 0, matched - 0, explained - 0, far - 0
+	}' "$work/ours.csv")
+read -r theirs matched explained far <<<"$cmp"
+echo "iosnoop: $theirs dd rows, $matched matched, $explained mispaired across other I/O"
+assert_ge "iosnoop dd writes matched by completion time (at least half)" $((N / 2)) "$matched"
+assert_eq "iosnoop dd rows matched or explained" "$theirs" "$((matched + explained))"
+assert_eq "matched latencies differing by more than 0.01 ms" 0 "$far"
+[ "$FAILS" -gt 0 ] && { echo "iosnoop said:"; sed 's/^/      | /' "$work/iosnoop.txt" | head -60; }
+
+# Everything else the report prints: summary with the writes, histogram, ftana sql.
+"$FTANA" report iolat "$work/io.ftz" -p "$ddpid" --summary --hist >"$work/summary.txt" ||
+	fail "ftana report iolat --summary --hist failed"
+assert_contains "summary line for the writes" "$work/summary.txt" "^[0-9]+,[0-9]+ WS +$N "
+assert_contains "histogram header" "$work/summary.txt" "usecs +: count +distribution"
+sql_rows=$("$FTANA" sql "$work/io.ftz" "select count(*) from io where pid = $ddpid and bytes = 65536" --csv | tail -n 1)
+assert_eq "ftana sql: io view rows for the writes" "$N" "$sql_rows"
+# -D and -i are in-kernel filters on all three events: with the disk of / and '*W*',
+# direct reads of the file leave no event, and every event is a write on that disk.
+majmin=$(stat -c %Hd:%Ld "$work/data")
+devt=$(( (${majmin%:*} << 20) | ${majmin#*:} ))
+"$FTREC" iolat -q -D "${majmin/:/,}" -i '*W*' -o "$work/w.ftz" -- sh -c '
+	dd if="$1" of=/dev/null bs=64k count=8 iflag=direct status=none
+	dd if=/dev/zero of="$1" bs=64k count=8 oflag=direct conv=notrunc status=none' sh "$work/data" \
+	2>"$work/ftrec_w.err" || { fail "ftrec iolat -D -i failed:"; cat "$work/ftrec_w.err"; }
+for ev in block_rq_insert block_rq_issue block_rq_complete; do
+	assert_eq "$ev events not writes on $majmin with -D/-i" 0 "$("$FTANA" sql "$work/w.ftz" \
+		"select count(*) from $ev where dev != $devt or rwbs not like '%W%'" --csv | tail -n 1)"
+done
+assert_ge "writes recorded with -D/-i" 8 "$("$FTANA" sql "$work/w.ftz" \
+	"select count(*) from io where bytes = 65536" --csv | tail -n 1)"
+# -p PID filters the starts only (completions run in whatever task was there): a
+# writer that is not PID leaves no insert or issue, and PID's writes are paired.
+sh -c 'sleep 0.5; exec dd if=/dev/zero of="$1" bs=64k count=10 oflag=direct conv=notrunc status=none' \
+	sh "$work/data" &
+wanted=$!
+"$FTREC" iolat -q -p "$wanted" -o "$work/p.ftz" -- sh -c 'sleep 0.2
+	dd if=/dev/zero of="$1.other" bs=64k count=10 oflag=direct status=none; sleep 1' sh "$work/data" \
+	2>"$work/ftrec_p.err" || { fail "ftrec iolat -p failed:"; cat "$work/ftrec_p.err"; }
+wait "$wanted"
+for ev in block_rq_insert block_rq_issue; do
+	assert_eq "$ev events of other tasks with -p" 0 "$("$FTANA" sql "$work/p.ftz" \
+		"select count(*) from $ev where pid != $wanted" --csv | tail -n 1)"
+done
+assert_ge "-p: the task's writes paired" 1 "$("$FTANA" sql "$work/p.ftz" \
+	"select count(*) from io where pid = $wanted and bytes = 65536" --csv | tail -n 1)"
+# shellcheck disable=SC2089,SC2090 # the quote in a"b is the bad input itself
+for bad in "-D 254" "-D x,1" "-i a\"b"; do
+	# shellcheck disable=SC2086
+	if "$FTREC" iolat $bad -o "$work/bad.ftz" -- true 2>"$work/bad.err"; then
+		fail "ftrec iolat $bad accepted"
+	else
+		assert_one_line_error "ftrec iolat $bad" "$work/bad.err" "bad -[Di]"
+	fi
+done
+# Losses: ftrec is stopped (SIGSTOP) while 2000 writes overflow its 1 KB buffers,
+# then 200 writes of 8 KiB follow. The report must say so at the top with the count
+# the kernel's own overrun counter gives, pair nothing across the gap, and list
+# every write after it.
+"$FTREC" iolat -q -b 1 -o "$work/lossy.ftz" -- sh -c 'kill -STOP $PPID
+	dd if=/dev/zero of="$1" bs=4k count=2000 oflag=direct conv=notrunc status=none
+	kill -CONT $PPID; sleep 0.2
+	dd if=/dev/zero of="$1" bs=8k count=200 oflag=direct conv=notrunc status=none' sh \
+	"$work/data" 2>"$work/lossy.err" || { fail "ftrec iolat (lossy) failed:"; cat "$work/lossy.err"; }
+q() { "$FTANA" sql "$work/lossy.ftz" "$1" --csv | tail -n 1; }
+overrun=$(q "select sum(overrun) from cpu_stats_delta")
+assert_ge "events the kernel overwrote while ftrec was stopped" 1 "$overrun"
+"$FTANA" report iolat "$work/lossy.ftz" >"$work/lossy.txt" || fail "ftana report iolat (lossy) failed"
+assert_contains "first line: the loss and the kernel's count" <(head -n 1 "$work/lossy.txt") \
+	"^WARNING: the capture lost $overrun events "
+assert_eq "pairs spanning a loss" 0 "$(q "select count(*) from io, lost_events l
+	where io.issue_ts < l.ts and io.complete_ts >= l.ts")"
+assert_eq "8 KiB writes after the loss listed" 200 \
+	"$(awk '$1 == "dd" && $6 == 8192' "$work/lossy.txt" | wc -l)"
+assert_no_leftovers
+finish
