@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# make samples: runs the kernel lab, then publishes its real captures into samples/: every
+# NAME.ftz a scenario made with guest-lib's `capture` (which keeps the exact command line in
+# NAME.cmd), each at most 1 MiB. samples/README.md gets a section listing each file with its
+# command; the section is replaced on every run, the rest of the README is left alone.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+BUILD=${BUILD:-build}
+OUT=$BUILD/lab/out
+MAX=$((1024 * 1024))
+BEGIN='<!-- lab samples: written by tests/lab/samples.sh (make samples); do not edit by hand -->'
+END='<!-- lab samples end -->'
+
+BUILD=$BUILD tests/lab/run.sh
+rc=$?
+[ $rc = 0 ] || { echo "samples: the lab did not pass (exit $rc): samples/ left as it was"; exit $rc; }
+
+mkdir -p samples
+kpkg=$(cat "$BUILD/lab/kernel-package")	# NAME_VERSION_ARCH
+section=$(mktemp)
+{
+	echo "$BEGIN"
+	echo "## Kernel-lab captures"
+	echo
+	echo "Recorded by \`make samples\` in the kernel lab (tests/lab/, see its README.md): Debian's"
+	echo "\`${kpkg%%_*}\` $(echo "$kpkg" | cut -d_ -f2) under qemu (TCG, 2 CPUs), with"
+	echo "/dev/nullb0 a null_blk disk (\`queue_mode=2 irqmode=2 completion_nsec=2000000\`: every"
+	echo "request takes at least 2 ms). Each command ran as root in the guest, in the scenario's"
+	echo "output directory, with the tests/lab/*.c helpers (\`workload\`) in PATH. Most of each"
+	echo "file is the guest's /proc/kallsyms, kept so that ftana can name kernel addresses."
+	echo
+} > "$section"
+n=0 bad=0
+for cmd in "$OUT"/*/*.cmd; do
+	[ -f "$cmd" ] || continue
+	ftz=${cmd%.cmd}.ftz name=$(basename "$ftz") scen=$(basename "$(dirname "$cmd")")
+	size=$(stat -c %s "$ftz" 2>/dev/null) || { echo "samples: $ftz missing"; bad=1; continue; }
+	if [ "$size" -gt $MAX ]; then
+		echo "samples: $ftz is $size bytes, over the 1 MiB limit: make the scenario smaller"
+		bad=1
+		continue
+	fi
+	cp "$ftz" "samples/$name"
+	{
+		echo "- \`$name\` ($(((size + 1023) / 1024)) KiB), scenario tests/lab/scenarios/$scen.guest.sh:"
+		echo
+		echo '  ```'
+		sed 's/^/  /' "$cmd"
+		echo '  ```'
+		echo
+	} >> "$section"
+	echo "samples: samples/$name ($size bytes)"
+	n=$((n + 1))
+done
+echo "$END" >> "$section"
+# Replace our section (or add it at the end), keeping every other line of the README.
+touch samples/README.md
+# Blank lines are held back until more text follows, so the README never ends in a run of them.
+awk -v b="$BEGIN" -v e="$END" '
+	$0 == b { skip = 1 }
+	!skip && $0 == "" { blanks = blanks "\n"; next }
+	!skip { printf "%s%s\n", blanks, $0; blanks = "" }
+	$0 == e { skip = 0 }' samples/README.md > samples/README.md.new
+[ -s samples/README.md.new ] && echo >> samples/README.md.new
+cat "$section" >> samples/README.md.new
+mv samples/README.md.new samples/README.md
+rm -f "$section"
+echo "samples: $n captures published, README section updated"
+[ $bad = 0 ]

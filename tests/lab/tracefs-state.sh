@@ -1,0 +1,49 @@
+#!/bin/sh
+# Guest side: prints the tracefs state a tracing tool could leave behind, one "key=value"
+# line each, so the host can compare it after every scenario with the state before the
+# first one (a recording, failed or not, must leave nothing behind).
+# With --reset, puts the defaults back instead, so the next scenario starts clean.
+T=/sys/kernel/tracing
+cd "$T" || exit 1
+
+if [ "${1:-}" = --reset ]; then
+	echo 0 > tracing_on
+	echo nop > current_tracer
+	echo > set_event
+	echo > set_ftrace_filter
+	echo > set_ftrace_notrace
+	echo > set_graph_function
+	echo > set_ftrace_pid
+	echo > set_event_pid
+	for f in $(grep -l -v '^none$' events/*/*/filter 2>/dev/null); do echo 0 > "$f"; done
+	for f in $(grep -l '^[^#]' events/*/*/trigger 2>/dev/null); do
+		grep '^[^#]' "$f" | sed 's/ if .*//; s/^/!/' | while read -r t; do echo "$t" > "$f"; done
+	done
+	echo > kprobe_events
+	echo > uprobe_events
+	for d in instances/*; do [ -d "$d" ] && rmdir "$d"; done
+	echo 0 > /proc/sys/kernel/stack_tracer_enabled
+	echo 1 > tracing_on
+	exit 0
+fi
+
+# One awk reads every file: forks are slow in the emulated guest. Comment lines are the
+# kernel's help text, not state. Before the first trace buffer_size_kb reads
+# "7 (expanded: 1408)": the size it will grow to, which is what counts.
+awk 'BEGIN {
+	for (i = 1; i < ARGC; i++) {
+		f = ARGV[i]; v = ""
+		while ((getline line < f) > 0)
+			if (line !~ /^#/)
+				v = v (v == "" ? "" : " ") line
+		close(f)
+		if (v ~ /expanded: /) { sub(/.*expanded: /, "", v); sub(/\).*/, "", v) }
+		print f "=" v
+	}
+}' tracing_on current_tracer trace_clock tracing_cpumask max_graph_depth buffer_size_kb \
+	/proc/sys/kernel/stack_tracer_enabled set_event set_ftrace_filter set_ftrace_notrace \
+	set_graph_function set_ftrace_pid set_event_pid kprobe_events uprobe_events dynamic_events \
+	options/*
+echo "instances=$(ls instances | tr '\n' ' ')"
+echo "event filters set=$(grep -l -v '^none$' events/*/*/filter 2>/dev/null | tr '\n' ' ')"
+echo "event triggers set=$(grep -l '^[^#]' events/*/*/trigger 2>/dev/null | tr '\n' ' ')"

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * workload.c - a workload of known shape for the kernel lab (built static by
+ * tests/lab/run.sh, in the guest's PATH as `workload`). Lab scenarios trace it and
+ * check that the trace shows exactly what it did: the counts, sizes and durations
+ * are ours, not computed by the code under test.
+ *
+ *   workload getppid K          K getppid(2) system calls
+ *   workload sleep M MS         M sleeps of MS milliseconds each (nanosleep)
+ *   workload read FILE BYTES    one read(2) of BYTES bytes from the start of FILE
+ *   workload open PATH          one open(2) + close(2) of PATH (failing is fine)
+ *
+ * Each operation is made with syscall() so it is exactly one system call of that kind
+ * (the C library would add or cache some). First line on stdout: "pid=N" (so a scenario
+ * can pick the workload out of the trace), then one "key=value" line of what was done:
+ * "getppid=K", "sleep=M ms=MS", "read=BYTES_READ", "open=PATH fd=FD".
+ * Exit 0; 1 when a system call failed; 2 on bad usage.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+static long parse_count(const char *arg, const char *what)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(arg, &end, 10);
+	if (errno || *end || end == arg || n < 0) {
+		fprintf(stderr, "workload: %s '%s' is not a non-negative number\n", what, arg);
+		exit(2);
+	}
+	return n;
+}
+
+static int do_getppid(char **argv)
+{
+	long k = parse_count(argv[0], "K");
+
+	for (long i = 0; i < k; i++)
+		syscall(SYS_getppid);
+	printf("getppid=%ld\n", k);
+	return 0;
+}
+
+static int do_sleep(char **argv)
+{
+	long m = parse_count(argv[0], "M"), ms = parse_count(argv[1], "MS");
+	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L };
+
+	for (long i = 0; i < m; i++) {
+		if (syscall(SYS_nanosleep, &ts, NULL)) {
+			fprintf(stderr, "workload: nanosleep: %s\n", strerror(errno));
+			return 1;
+		}
+	}
+	printf("sleep=%ld ms=%ld\n", m, ms);
+	return 0;
+}
+
+static int do_read(char **argv)
+{
+	long bytes = parse_count(argv[1], "BYTES");
+	char *buf = malloc(bytes ? bytes : 1);
+	int fd = open(argv[0], O_RDONLY);
+	ssize_t got;
+
+	if (!buf || fd < 0) {
+		fprintf(stderr, "workload: %s: %s\n", argv[0], strerror(errno));
+		return 1;
+	}
+	got = syscall(SYS_read, fd, buf, bytes);
+	printf("read=%zd\n", got);
+	close(fd);
+	free(buf);
+	return got < 0;
+}
+
+static int do_open(char **argv)
+{
+	long fd = syscall(SYS_openat, AT_FDCWD, argv[0], O_RDONLY);
+
+	printf("open=%s fd=%ld\n", argv[0], fd);
+	if (fd >= 0)
+		close(fd);
+	return 0;
+}
+
+static const struct op {
+	const char *name;
+	int nargs;
+	int (*run)(char **argv);
+	const char *usage;
+} ops[] = {
+	{ "getppid", 1, do_getppid, "getppid K" },
+	{ "sleep",   2, do_sleep,   "sleep M MS" },
+	{ "read",    2, do_read,    "read FILE BYTES" },
+	{ "open",    1, do_open,    "open PATH" },
+};
+
+int main(int argc, char **argv)
+{
+	for (size_t i = 0; argc > 1 && i < sizeof(ops) / sizeof(ops[0]); i++) {
+		if (strcmp(argv[1], ops[i].name))
+			continue;
+		if (argc - 2 != ops[i].nargs) {
+			fprintf(stderr, "usage: workload %s\n", ops[i].usage);
+			return 2;
+		}
+		printf("pid=%d\n", (int)getpid());
+		fflush(stdout);
+		return ops[i].run(argv + 2);
+	}
+	fprintf(stderr, "usage: workload getppid K | sleep M MS | read FILE BYTES | open PATH\n");
+	return 2;
+}
