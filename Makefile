@@ -26,6 +26,7 @@ UNIT_TESTS  := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 
 obj = $(patsubst %.c,$(1)/obj/%.o,$(2))
 
+.SECONDARY:
 .PHONY: all static check unit-tests test-bins bench demo deps lab samples clean
 all: $(BUILD)/ftrec $(BUILD)/ftana $(BUILD)/ftzdump
 
