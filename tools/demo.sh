@@ -41,7 +41,12 @@ for s in "${samples[@]}"; do
 	cp "$s" "$out/"
 	f=$out/$(basename "$s")
 	show "$FTANA" info "$f"
-	case $f in
-	*iolat*|*block*) show "$FTANA" report iolat "$f" --summary ;;
+	case $(basename "$f" .ftz) in
+	iolat|block*) show "$FTANA" report iolat "$f" --summary --hist ;;
+	tpoint)       show "$FTANA" report stacks "$f" ;;
+	funccount)    show "$FTANA" report funccount "$f" ;;
+	funcslower)   show "$FTANA" report funcslower "$f" -t -P ;;
+	funcgraph)    show "$FTANA" report funcgraph "$f" --tree ;;
+	kprobe*)      show "$FTANA" report kprobe "$f" ;;
 	esac
 done
