@@ -13,6 +13,7 @@
 
 #include "analyze/ftana.h"
 #include "analyze/report_func.h"
+#include "analyze/report_util.h"
 
 static const char usage[] = "usage: ftana report funccount FILE [-i SECS] [-t TOP] [-p PID]\n";
 
@@ -79,6 +80,9 @@ int report_funccount(sqlite3 *db, int argc, char **argv)
 	}
 	if (!rf_has_table(db, "function"))
 		return rf_missing("funccount", "function", "record with 'ftrec funccount'");
+	/* Like every report: say first whether the capture lost events. */
+	if (ru_warn_lost(db, "SELECT min(ts), max(ts) FROM events", stdout))
+		return FTANA_EXIT_ERROR;
 	recording_span(db, &t0, &len);
 	if (rf_setup(db) || ftana_exec_sql_file(db, "schema/reports/funccount.sql") ||
 	    rf_arg(db, "interval_ns", (int64_t)(interval * 1e9)) || rf_arg(db, "t0", t0) ||

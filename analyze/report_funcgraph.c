@@ -13,6 +13,7 @@
 
 #include "analyze/ftana.h"
 #include "analyze/report_func.h"
+#include "analyze/report_util.h"
 
 /* The kernel's duration column: a marker for slow calls, then microseconds. */
 static void print_duration(FILE *out, sqlite3_stmt *st, int col)
@@ -115,6 +116,9 @@ int report_funcgraph(sqlite3 *db, int argc, char **argv)
 	}
 	if (!rf_has_table(db, "funcgraph_exit"))
 		return rf_missing("funcgraph", "funcgraph_exit", "record with 'ftrec funcgraph'");
+	/* Like every report: say first whether the capture lost events. */
+	if (ru_warn_lost(db, "SELECT min(ts), max(ts) FROM events", stdout))
+		return FTANA_EXIT_ERROR;
 	if (rf_setup(db) || ftana_exec_sql_file(db, "schema/reports/funcgraph.sql") ||
 	    (pid >= 0 && rf_arg(db, "pid", (int64_t)pid)) ||
 	    (cpu >= 0 && rf_arg(db, "cpu", (int64_t)cpu)) ||

@@ -10,6 +10,7 @@
 
 #include "analyze/ftana.h"
 #include "analyze/report_func.h"
+#include "analyze/report_util.h"
 
 static const char usage[] = "usage: ftana report funcslower FILE [-t] [-P]\n";
 
@@ -30,6 +31,9 @@ int report_funcslower(sqlite3 *db, int argc, char **argv)
 	}
 	if (!rf_has_table(db, "funcgraph_exit"))
 		return rf_missing("funcslower", "funcgraph_exit", "record with 'ftrec funcslower'");
+	/* Like every report: say first whether the capture lost events. */
+	if (ru_warn_lost(db, "SELECT min(ts), max(ts) FROM events", stdout))
+		return FTANA_EXIT_ERROR;
 	if (rf_setup(db) || ftana_exec_sql_file(db, "schema/reports/funcslower.sql"))
 		return FTANA_EXIT_ERROR;
 	snprintf(sql, sizeof(sql), "SELECT %sCPU, %s\"DURATION(us)\", FUNCTION FROM funcslower_rows",

@@ -12,6 +12,7 @@
 
 #include "analyze/ftana.h"
 #include "analyze/report_func.h"
+#include "analyze/report_util.h"
 
 static const char usage[] = "usage: ftana report kprobe FILE [--probe NAME]\n";
 
@@ -118,6 +119,9 @@ int report_kprobe(sqlite3 *db, int argc, char **argv)
 		default: fputs(usage, stderr); return FTANA_EXIT_ERROR;
 		}
 	}
+	/* Like every report: say first whether the capture lost events. */
+	if (ru_warn_lost(db, "SELECT min(ts), max(ts) FROM events", stdout))
+		return FTANA_EXIT_ERROR;
 	if (rf_setup(db) || ftana_exec_sql_file(db, "schema/reports/kprobe.sql") ||
 	    sqlite3_prepare_v2(db, "SELECT name, is_return FROM kprobe_tables "
 			       "WHERE ?1 IS NULL OR name = ?1", -1, &st, NULL) != SQLITE_OK)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * report_util.h - what the block and tracepoint reports (iolat, tpoint, stacks) share:
+ * report_util.h - what the reports share (iolat, tpoint, stacks; the function reports use the warning):
  * the input file name, the lost-events warning every report prints first, empty
  * stand-ins for event tables a capture lacks, and a REGEXP function for SQL.
  */

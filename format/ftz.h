@@ -45,7 +45,7 @@ struct ftz_writer *ftz_writer_create(const char *path, char *errbuf, size_t errl
 
 /*
  * Append one section. With compress, the payload is zstd-compressed (level from
- * ftz_writer_set_level, default 1) unless that does not make it smaller.
+ * ftz_writer_set_level, default 3) unless that does not make it smaller.
  * Thread-safe: compression happens outside the writer's lock, the append under it,
  * so per-CPU reader threads may call this concurrently. Each section reaches the
  * file with a single write() so a crash leaves at most one incomplete section.

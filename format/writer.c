@@ -89,7 +89,9 @@ struct ftz_writer *ftz_writer_create(const char *path, char *errbuf, size_t errl
 		free(w);
 		return NULL;
 	}
-	w->level = 1;
+	/* Level 3 (zstd's default): 26.9x on full getpid pages against 24.3x at
+	 * level 1, for about the same CPU (see FORMAT.md, Compression). */
+	w->level = 3;
 	pthread_mutex_init(&w->lock, NULL);
 	pthread_mutex_init(&w->pool.lock, NULL);
 	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
