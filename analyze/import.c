@@ -129,11 +129,6 @@ static int note_loss(struct importer *im, const struct dec_event *ev)
 	return rc == SQLITE_DONE ? 0 : im_sql_error(im, "lost_events");
 }
 
-static bool is_kernel_stack(const struct tep_event *e)
-{
-	return e && !strcmp(e->name, "kernel_stack") && !strcmp(e->system, "ftrace");
-}
-
 /* The event loop: every event of the file into its table. */
 static int import_events(struct importer *im, struct import_result *res, bool show,
 			 uint64_t *first_ts, uint64_t *last_ts)
@@ -158,7 +153,8 @@ static int import_events(struct importer *im, struct import_result *res, bool sh
 			if ((rc = note_loss(im, &ev)) || (rc = flush(im, p, ev.cpu)))
 				break;
 		}
-		if (is_kernel_stack(ev.event)) {
+		/* ks was looked up once: a pointer compare, not two strcmp per event */
+		if (ks && ev.event == ks) {
 			if (p->t && p->stack_id < 0) {
 				p->stack_id = stacks_intern(im, ev.event, ev.record->data,
 							    ev.record->size);
