@@ -26,6 +26,8 @@ run_one() { # name, command...
 	0) pass=$((pass + 1)); printf 'PASS  %-40s %3ds\n' "$name" $((SECONDS - t0)) ;;
 	77) skip=$((skip + 1)); printf 'SKIP  %-40s %s\n' "$name" "$(tail -n 1 "$log")" ;;
 	*) fail=$((fail + 1)); failed+=("$name"); printf 'FAIL  %-40s (exit %d)\n' "$name" $rc
+	   # the failed checks first (a long log's tail may not hold them), then the tail
+	   grep -E '^(FAIL|not ok|\[  FAILED  \])' "$log" | head -n 20 | sed 's/^/    ! /'
 	   sed 's/^/    | /' "$log" | tail -n 60 ;;
 	esac
 	rm -f "$log"
