@@ -23,7 +23,7 @@
 #include "analyze/sql_files.h"
 
 /* Bump when the database layout changes: older caches are rebuilt. */
-#define DB_VERSION "1"
+#define DB_VERSION "2" /* 2: profile_rounds, function_profile */
 
 enum kind { KIND_FTZ, KIND_DB, KIND_OTHER };
 

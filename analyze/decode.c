@@ -104,6 +104,10 @@ static int scan(struct dec *d, struct ftz_reader *r, char *err, size_t errlen)
 			if (ftz_parse_file(&sec, &f) == 0 && dmeta_add_file(d, &f) < 0)
 				goto nomem;
 			break;
+		case FTZ_SEC_SNAPSHOT:
+			if (dmeta_add_snapshot(d, sec.offset) < 0)
+				goto nomem;
+			break;
 		case FTZ_SEC_PAGES:
 			if (ftz_parse_pages(&sec, &p) < 0) {
 				set_damage(d, sec.offset, "invalid PAGES payload");

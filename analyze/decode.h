@@ -99,4 +99,15 @@ size_t dec_nr_files(const struct dec *d);
 const struct dec_file *dec_file_at(const struct dec *d, size_t i);
 const char *dec_file(const struct dec *d, const char *name, int phase, size_t *len);
 
+/*
+ * SNAPSHOT sections (files read while tracing: the function profiler's tables),
+ * in file order up to any damage. They are read again from the file here rather
+ * than kept since dec_open, as a long profile holds many rounds. Stops at the first
+ * non-zero return of fn and returns it; -errno if the file cannot be read again.
+ */
+struct ftz_snapshot;
+typedef int (*dec_snapshot_fn)(void *ctx, const struct ftz_snapshot *snap);
+int dec_for_each_snapshot(struct dec *d, dec_snapshot_fn fn, void *ctx);
+size_t dec_nr_snapshots(const struct dec *d);
+
 #endif /* DECODE_H */

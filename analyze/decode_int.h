@@ -38,6 +38,8 @@ struct dec {
 	char *info, *end;
 	struct dec_file *files;
 	size_t nr_files;
+	uint64_t *snapshots;    /* file offsets of SNAPSHOT sections */
+	size_t nr_snapshots;
 	struct tep_handle *tep;
 	struct dec_stats stats;
 	struct cursor *cpus;    /* stats.nr_cpus entries */
@@ -51,6 +53,7 @@ struct dec {
 };
 
 int dmeta_add_file(struct dec *d, const struct ftz_file *f);
+int dmeta_add_snapshot(struct dec *d, uint64_t offset);
 int dmeta_load_tep(struct dec *d, char *err, size_t errlen);
 void dmeta_free(struct dec *d);
 

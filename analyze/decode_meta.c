@@ -2,7 +2,8 @@
 /*
  * decode_meta.c - feed a recording's own metadata to libtraceevent: header_page,
  * every event format file (the ftrace system's included), kallsyms, printk_formats,
- * saved_cmdlines. Nothing is taken from the host ftana runs on.
+ * saved_cmdlines. Nothing is taken from the host ftana runs on. Also where the
+ * SNAPSHOT sections are, for import_profile.c.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -47,6 +48,49 @@ int dmeta_add_file(struct dec *d, const struct ftz_file *f)
 	slot->data = data;
 	slot->len = f->len;
 	return 0;
+}
+
+int dmeta_add_snapshot(struct dec *d, uint64_t offset)
+{
+	uint64_t *n = realloc(d->snapshots, (d->nr_snapshots + 1) * sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	d->snapshots = n;
+	d->snapshots[d->nr_snapshots++] = offset;
+	return 0;
+}
+
+size_t dec_nr_snapshots(const struct dec *d)
+{
+	return d->nr_snapshots;
+}
+
+int dec_for_each_snapshot(struct dec *d, dec_snapshot_fn fn, void *ctx)
+{
+	char err[256];
+	struct ftz_reader *r;
+	int rc = 0;
+
+	if (!d->nr_snapshots)
+		return 0;
+	r = ftz_reader_open(d->path, err, sizeof(err));
+	if (!r)
+		return -EIO;
+	for (size_t i = 0; !rc && i < d->nr_snapshots; i++) {
+		struct ftz_section sec;
+		struct ftz_snapshot snap;
+
+		/* The scan in dec_open read these sections whole: reading them again can
+		 * only fail if the file changed since. */
+		if (ftz_reader_seek(r, d->snapshots[i]) < 0 ||
+		    ftz_reader_next(r, &sec, false) != FTZ_READ_OK || ftz_parse_snapshot(&sec, &snap) < 0)
+			rc = -EIO;
+		else
+			rc = fn(ctx, &snap);
+	}
+	ftz_reader_close(r);
+	return rc;
 }
 
 const char *dec_file(const struct dec *d, const char *name, int phase, size_t *len)
@@ -156,6 +200,7 @@ void dmeta_free(struct dec *d)
 		free((char *)d->files[i].data);
 	}
 	free(d->files);
+	free(d->snapshots);
 	if (d->tep)
 		tep_free(d->tep);
 }

@@ -36,6 +36,14 @@ int im_sql_error(struct importer *im, const char *what)
 	return -EIO;
 }
 
+int im_step_done(struct importer *im, sqlite3_stmt *st, const char *what)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? 0 : im_sql_error(im, what);
+}
+
 int im_exec(struct importer *im, const char *sql)
 {
 	char *msg = NULL;
@@ -230,7 +238,8 @@ static int run(struct importer *im, const char *db, bool show, struct import_res
 		dec_damage(im->dec, NULL, &why);
 		snprintf(res->damage_reason, sizeof(res->damage_reason), "%s", why);
 	}
-	if ((rc = meta_write(im, res, first, last)) || (rc = meta_event_types(im)) ||
+	if ((rc = meta_write(im, res, first, last)) || (rc = profile_import(im)) ||
+	    (rc = meta_event_types(im)) ||
 	    (rc = meta_tasks(im)) || (rc = plan_events_view(im)) ||
 	    (rc = exec_file(im, "schema/indexes.sql")))
 		return rc;

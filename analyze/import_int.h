@@ -82,8 +82,13 @@ void comms_free(struct importer *im);
 int64_t stacks_intern(struct importer *im, struct tep_event *ev, const uint8_t *data, int size);
 void stacks_free(struct importer *im);
 
+/* import_profile.c: SNAPSHOT rounds of the function profiler into function_profile. */
+int profile_import(struct importer *im);
+
 /* import.c */
 int im_exec(struct importer *im, const char *sql);
+/* sqlite3_step + reset of an INSERT; 0, or -EIO with the error in im->err naming WHAT. */
+int im_step_done(struct importer *im, sqlite3_stmt *st, const char *what);
 int im_prepare(struct importer *im, const char *sql, sqlite3_stmt **st);
 int im_sql_error(struct importer *im, const char *what);
 

@@ -95,19 +95,11 @@ static bool next_line(const char **p, char *buf, size_t len)
 	return true;
 }
 
-static int step_done(struct importer *im, sqlite3_stmt *st, const char *what)
-{
-	int rc = sqlite3_step(st);
-
-	sqlite3_reset(st);
-	return rc == SQLITE_DONE ? 0 : im_sql_error(im, what);
-}
-
 static int put_kv(struct importer *im, sqlite3_stmt *st, const char *key, const char *val)
 {
 	sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 2, val, -1, SQLITE_TRANSIENT);
-	return step_done(im, st, "meta");
+	return im_step_done(im, st, "meta");
 }
 
 static int put_kv_u64(struct importer *im, sqlite3_stmt *st, const char *key, uint64_t v)
@@ -185,7 +177,7 @@ static int cpu_stats(struct importer *im)
 			else
 				sqlite3_bind_int64(st, 3 + k, v);
 		}
-		rc = step_done(im, st, "cpu_stats");
+		rc = im_step_done(im, st, "cpu_stats");
 	}
 	sqlite3_finalize(st);
 	return rc;
@@ -223,7 +215,7 @@ static int symbols(struct importer *im)
 			sqlite3_bind_text(st, 4, mod, -1, SQLITE_STATIC);
 		else
 			sqlite3_bind_null(st, 4);
-		rc = step_done(im, st, "symbols");
+		rc = im_step_done(im, st, "symbols");
 	}
 	sqlite3_finalize(st);
 	return rc;
@@ -300,7 +292,7 @@ int meta_event_types(struct importer *im)
 		sqlite3_bind_text(st, 5, fmt, -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 6, t->event->print_fmt.format, -1, SQLITE_STATIC);
 		sqlite3_bind_int64(st, 7, (int64_t)t->count);
-		rc = step_done(im, st, "event_types");
+		rc = im_step_done(im, st, "event_types");
 	}
 	sqlite3_finalize(st);
 	return rc;
@@ -324,7 +316,7 @@ static int tasks_from(struct importer *im, const char *file, const char *sql)
 			continue;
 		sqlite3_bind_int(st, 1, pid);
 		sqlite3_bind_text(st, 2, word, -1, SQLITE_TRANSIENT);
-		rc = step_done(im, st, "tasks");
+		rc = im_step_done(im, st, "tasks");
 	}
 	sqlite3_finalize(st);
 	return rc;
@@ -346,7 +338,7 @@ int meta_tasks(struct importer *im)
 				continue;
 			sqlite3_bind_int(st, 1, im->comms->slots[i].pid);
 			sqlite3_bind_text(st, 2, im->comms->slots[i].comm, -1, SQLITE_STATIC);
-			rc = step_done(im, st, "tasks");
+			rc = im_step_done(im, st, "tasks");
 		}
 		sqlite3_finalize(st);
 	}

@@ -14,7 +14,7 @@
 /* Tables the importer creates itself: an event may not take these names. */
 static const char *const reserved_tables[] = {
 	"meta", "event_types", "tasks", "cpu_stats", "cpu_stats_delta", "lost_events",
-	"symbols", "stacks", "events", NULL,
+	"symbols", "stacks", "events", "profile_rounds", "function_profile", NULL,
 };
 /* Fixed columns of every typed table: a format field of the same name gets "field_". */
 static const char *const fixed_cols[] = { "id", "ts", "cpu", "pid", "stack_id", NULL };

@@ -3,8 +3,9 @@
  * report_funccount.c - `ftana report funccount [-i SECS] [-t TOP] [-p PID]`: calls
  * per kernel function, per interval (largest last, as perf-tools funccount
  * printed them), then totals and the mean rate per second of recording.
- * Counts come from `function` events (ftrec funccount); the SQL is
- * schema/reports/funccount.sql and funccount_events.sql.
+ * Counts come from `function` events (ftrec funccount), or from the rounds of
+ * the kernel's function profiler (ftrec funccount --profile); the SQL is
+ * schema/reports/funccount.sql with funccount_events.sql or funccount_profile.sql.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -62,10 +63,65 @@ static int print_intervals(sqlite3 *db, double interval_s)
 	return rc;
 }
 
+/* Rounds of the function profiler in the capture (0: recorded as events). */
+static int64_t profile_rounds(sqlite3 *db)
+{
+	int64_t n = 0;
+	sqlite3_stmt *st;
+
+	if (!rf_has_table(db, "profile_rounds") ||
+	    sqlite3_prepare_v2(db, "SELECT count(*) FROM profile_rounds", -1, &st, NULL))
+		return 0;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
+
+/* Counts from the profiler's rounds: intervals start at round 0, rates over the rounds' span. */
+static int from_profile(sqlite3 *db, double interval, int64_t *len)
+{
+	int64_t every = 0, t0 = 0, t1 = 0;
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(db, "SELECT min(mono_ns), max(mono_ns), count(*) FROM profile_rounds",
+			       -1, &st, NULL))
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		t0 = sqlite3_column_int64(st, 0);
+		t1 = sqlite3_column_int64(st, 1);
+	}
+	printf("counts from the kernel's function profiler (all tasks): %d rounds",
+	       sqlite3_column_int(st, 2));
+	sqlite3_finalize(st);
+	*len = t1 - t0;
+	if (rf_meta_int(db, "snapshot_interval_ns", &every) && every > 0) {
+		printf(", every %.3f s", every / 1e9);
+		if (interval > 0 && interval * 1e9 < every)
+			fprintf(stderr, "ftana report funccount: warning: -i %g is shorter than the recording's %.3f s between rounds: some intervals stay empty\n",
+				interval, every / 1e9);
+	}
+	putchar('\n');
+	return ftana_exec_sql_file(db, "schema/reports/funccount_profile.sql");
+}
+
+/* Counts from `function` events: one per call. */
+static int from_events(sqlite3 *db, double pid, int64_t *len)
+{
+	int64_t t0 = 0;
+
+	/* Like every report: say first whether the capture lost events. */
+	if (ru_warn_lost(db, "SELECT min(ts), max(ts) FROM events", stdout))
+		return -1;
+	recording_span(db, &t0, len);
+	return rf_arg(db, "t0", t0) || (pid >= 0 && rf_arg(db, "pid", (int64_t)pid)) ||
+	       ftana_exec_sql_file(db, "schema/reports/funccount_events.sql");
+}
+
 int report_funccount(sqlite3 *db, int argc, char **argv)
 {
 	double interval = 0, top = 0, pid = -1;
-	int64_t t0 = 0, len = 0;
+	int64_t len = 0;
 	int c;
 
 	optind = 0;
@@ -78,17 +134,17 @@ int report_funccount(sqlite3 *db, int argc, char **argv)
 		default: fputs(usage, stderr); return FTANA_EXIT_ERROR;
 		}
 	}
-	if (!rf_has_table(db, "function"))
+	bool profile = profile_rounds(db) > 0;
+	if (!profile && !rf_has_table(db, "function"))
 		return rf_missing("funccount", "function", "record with 'ftrec funccount'");
-	/* Like every report: say first whether the capture lost events. */
-	if (ru_warn_lost(db, "SELECT min(ts), max(ts) FROM events", stdout))
+	if (profile && pid >= 0) {
+		fprintf(stderr, "ftana report funccount: -p does not apply: this capture's counts come from the function profiler, which counts every task\n");
 		return FTANA_EXIT_ERROR;
-	recording_span(db, &t0, &len);
+	}
 	if (rf_setup(db) || ftana_exec_sql_file(db, "schema/reports/funccount.sql") ||
-	    rf_arg(db, "interval_ns", (int64_t)(interval * 1e9)) || rf_arg(db, "t0", t0) ||
-	    rf_arg(db, "top", (int64_t)top) || rf_arg(db, "duration_ns", len) ||
-	    (pid >= 0 && rf_arg(db, "pid", (int64_t)pid)) ||
-	    ftana_exec_sql_file(db, "schema/reports/funccount_events.sql"))
+	    rf_arg(db, "interval_ns", (int64_t)(interval * 1e9)) || rf_arg(db, "top", (int64_t)top) ||
+	    (profile ? from_profile(db, interval, &len) : from_events(db, pid, &len)) ||
+	    rf_arg(db, "duration_ns", len))
 		return FTANA_EXIT_ERROR;
 	if (interval > 0 && print_intervals(db, interval))
 		return FTANA_EXIT_ERROR;

@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #define FTZ_VERSION_MAJOR 1 /* readers refuse a higher major */
-#define FTZ_VERSION_MINOR 0 /* readers accept any minor, skipping unknown sections */
+#define FTZ_VERSION_MINOR 1 /* readers accept any minor, skipping unknown sections */
 
 /* Section types. Readers skip types they do not know (forward compatibility). */
 enum ftz_section_type {
@@ -25,6 +25,7 @@ enum ftz_section_type {
 	FTZ_SEC_FILE  = 2, /* a snapshot of one tracefs or /proc file, see struct ftz_file */
 	FTZ_SEC_PAGES = 3, /* whole raw ring-buffer sub-buffers of one CPU, see struct ftz_pages */
 	FTZ_SEC_END   = 4, /* "key=value\n" text written at a clean stop: stop reason, end time, totals */
+	FTZ_SEC_SNAPSHOT = 5, /* a file read while tracing, with the time it was read (minor 1) */
 };
 
 /* Section flags (header field "flags"). */
@@ -39,6 +40,16 @@ enum ftz_phase {
 /* ---------------------------------------------------------------- writer */
 
 struct ftz_writer;
+
+/*
+ * When a SNAPSHOT was taken. Every file read in one round (e.g. the profiler's
+ * trace_stat/function0..N every second) shares the round number and times.
+ */
+struct ftz_snapshot_time {
+	uint64_t mono_ns;  /* CLOCK_MONOTONIC when the round began */
+	uint64_t wall_ns;  /* CLOCK_REALTIME at the same moment */
+	uint32_t round;    /* 0 for the first round of the recording, then +1 each */
+};
 
 /* Create (truncate) PATH and write the file header. NULL on failure with errbuf set. */
 struct ftz_writer *ftz_writer_create(const char *path, char *errbuf, size_t errlen);
@@ -62,6 +73,8 @@ int ftz_write_file(struct ftz_writer *w, enum ftz_phase phase, const char *name,
 		   const void *data, size_t len);
 int ftz_write_pages(struct ftz_writer *w, uint32_t cpu, uint32_t page_size,
 		    const void *pages, uint32_t nr_pages);
+int ftz_write_snapshot(struct ftz_writer *w, const struct ftz_snapshot_time *t,
+		       const char *name, const void *data, size_t len);
 
 void ftz_writer_set_level(struct ftz_writer *w, int zstd_level);
 /* Bytes appended so far (file header included); used for --max-size. */
@@ -135,6 +148,15 @@ struct ftz_pages {
 	const uint8_t *pages; /* nr_pages * page_size bytes, page i at pages + i * page_size */
 };
 int ftz_parse_pages(const struct ftz_section *sec, struct ftz_pages *out);
+
+/* Parsed FTZ_SEC_SNAPSHOT payload (name as in struct ftz_file, shares its buffer). */
+struct ftz_snapshot {
+	struct ftz_snapshot_time time;
+	const char *name;
+	const uint8_t *data;
+	size_t len;
+};
+int ftz_parse_snapshot(const struct ftz_section *sec, struct ftz_snapshot *out);
 
 /*
  * Look up KEY in "key=value\n" text (INFO / END payloads). Copies the value into

@@ -17,6 +17,7 @@
 #define FTZ_MAX_LEN        (1ull << 30) /* larger stored/raw lengths are damage */
 #define FTZ_FILE_FIXED_LEN 4    /* phase, reserved, name_len */
 #define FTZ_PAGES_FIXED_LEN 16  /* cpu, page_size, nr_pages, reserved */
+#define FTZ_SNAPSHOT_FIXED_LEN 24 /* mono_ns, wall_ns, round, name_len, reserved */
 
 /* The file format is little-endian on every host: always go through these. */
 static inline void put_le16(uint8_t *p, uint16_t v)

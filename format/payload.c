@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * payload.c - build and parse the payloads of the known section types
- * (FORMAT.md section 4): FILE and PAGES binary headers, INFO/END key=value text.
+ * (FORMAT.md section 4): FILE, PAGES and SNAPSHOT binary headers, INFO/END
+ * key=value text.
  */
 #include <errno.h>
 #include <string.h>
@@ -45,6 +46,25 @@ int ftz_write_pages(struct ftz_writer *w, uint32_t cpu, uint32_t page_size,
 	return ftz_write_iov(w, FTZ_SEC_PAGES, iov, 2, true);
 }
 
+int ftz_write_snapshot(struct ftz_writer *w, const struct ftz_snapshot_time *t,
+		       const char *name, const void *data, size_t len)
+{
+	size_t name_len = strlen(name);
+	uint8_t fixed[FTZ_SNAPSHOT_FIXED_LEN];
+	struct iovec iov[] = {
+		{ fixed, sizeof(fixed) }, { (void *)name, name_len }, { (void *)data, len },
+	};
+
+	if (name_len == 0 || name_len > UINT16_MAX)
+		return -EINVAL;
+	put_le64(fixed, t->mono_ns);
+	put_le64(fixed + 8, t->wall_ns);
+	put_le32(fixed + 16, t->round);
+	put_le16(fixed + 20, name_len);
+	put_le16(fixed + 22, 0);
+	return ftz_write_iov(w, FTZ_SEC_SNAPSHOT, iov, 3, true);
+}
+
 /*
  * The name is returned NUL-terminated, but in the payload it is followed by the
  * file bytes, so it is copied. A thread-local buffer keeps the const API: the
@@ -52,23 +72,47 @@ int ftz_write_pages(struct ftz_writer *w, uint32_t cpu, uint32_t page_size,
  */
 static __thread char file_name[UINT16_MAX + 1];
 
-int ftz_parse_file(const struct ftz_section *sec, struct ftz_file *out)
+/*
+ * The name of FILE and SNAPSHOT payloads: name_len at name_len_at, the name at
+ * fixed_len, the data after it. 0, or -EINVAL for a bad length or an embedded NUL.
+ */
+static int parse_named(const struct ftz_section *sec, size_t fixed_len, size_t name_len_at,
+		       const char **name, const uint8_t **data, size_t *len)
 {
 	size_t name_len;
 
-	if (sec->type != FTZ_SEC_FILE || !sec->data || sec->len < FTZ_FILE_FIXED_LEN)
+	if (!sec->data || sec->len < fixed_len)
 		return -EINVAL;
-	name_len = get_le16(sec->data + 2);
-	if (name_len == 0 || sec->len - FTZ_FILE_FIXED_LEN < name_len)
+	name_len = get_le16(sec->data + name_len_at);
+	if (name_len == 0 || sec->len - fixed_len < name_len)
 		return -EINVAL;
-	memcpy(file_name, sec->data + FTZ_FILE_FIXED_LEN, name_len);
+	memcpy(file_name, sec->data + fixed_len, name_len);
 	file_name[name_len] = '\0';
 	if (strlen(file_name) != name_len) /* an embedded NUL: not a valid name */
 		return -EINVAL;
+	*name = file_name;
+	*data = sec->data + fixed_len + name_len;
+	*len = sec->len - fixed_len - name_len;
+	return 0;
+}
+
+int ftz_parse_file(const struct ftz_section *sec, struct ftz_file *out)
+{
+	if (sec->type != FTZ_SEC_FILE ||
+	    parse_named(sec, FTZ_FILE_FIXED_LEN, 2, &out->name, &out->data, &out->len))
+		return -EINVAL;
 	out->phase = sec->data[0];
-	out->name = file_name;
-	out->data = sec->data + FTZ_FILE_FIXED_LEN + name_len;
-	out->len = sec->len - FTZ_FILE_FIXED_LEN - name_len;
+	return 0;
+}
+
+int ftz_parse_snapshot(const struct ftz_section *sec, struct ftz_snapshot *out)
+{
+	if (sec->type != FTZ_SEC_SNAPSHOT ||
+	    parse_named(sec, FTZ_SNAPSHOT_FIXED_LEN, 20, &out->name, &out->data, &out->len))
+		return -EINVAL;
+	out->time.mono_ns = get_le64(sec->data);
+	out->time.wall_ns = get_le64(sec->data + 8);
+	out->time.round = get_le32(sec->data + 16);
 	return 0;
 }
 

@@ -143,7 +143,7 @@ static bool in_file(struct ftz_reader *r, uint64_t len)
 /* Only zstd is understood; a section with other flag bits is returned opaque. */
 static bool understood(const struct ftz_sec_hdr *h)
 {
-	return h->type >= FTZ_SEC_INFO && h->type <= FTZ_SEC_END &&
+	return h->type >= FTZ_SEC_INFO && h->type <= FTZ_SEC_SNAPSHOT &&
 	       (h->flags & ~FTZ_FLAG_ZSTD) == 0;
 }
 

@@ -100,11 +100,10 @@ void rec_kernel_error(struct rec *r, const char *what, const char *path, int err
 		tfs_write(p, "", false);
 }
 
-/* Write NAME (relative to our instance) through the undo log, with a one-line error. */
-static int set(struct rec *r, const char *name, const char *value)
+int rec_write(struct rec *r, const char *dir, const char *name, const char *value)
 {
 	char p[PATH_MAX];
-	int ret = undo_write(r->undo, tfs_path(p, "%s/%s", r->dir, name), value);
+	int ret = undo_write(r->undo, tfs_path(p, "%s/%s", dir, name), value);
 	if (ret < 0) {
 		/* The value on one line: lists (set_ftrace_filter) are written one per line. */
 		char shown[256];
@@ -115,6 +114,12 @@ static int set(struct rec *r, const char *name, const char *value)
 		rec_kernel_error(r, shown, p, ret);
 	}
 	return ret;
+}
+
+/* NAME relative to our instance (or the top level when recording there). */
+static int set(struct rec *r, const char *name, const char *value)
+{
+	return rec_write(r, r->dir, name, value);
 }
 
 int rec_tracing_on(struct rec *r, int on)
@@ -203,12 +208,8 @@ static int set_option(struct rec *r, const char *name, int on)
 	snprintf(opt, sizeof(opt), "options/%s", name);
 	if (tfs_exists(tfs_path(p, "%s/%s", r->dir, opt)))
 		return set(r, opt, on ? "1" : "0");
-	if (tfs_exists(tfs_path(p, "%s/%s", r->root, opt))) {
-		int ret = undo_write(r->undo, p, on ? "1" : "0");
-		if (ret < 0)
-			rec_kernel_error(r, on ? "1" : "0", p, ret);
-		return ret;
-	}
+	if (tfs_exists(tfs_path(p, "%s/%s", r->root, opt)))
+		return rec_write(r, r->root, opt, on ? "1" : "0");
 	fprintf(stderr, "ftrec: trace option %s does not exist on this kernel\n", name);
 	return -1;
 }
@@ -316,7 +317,7 @@ static int add_kprobes(struct rec *r)
 	return 0;
 }
 
-static int set_list(struct rec *r, const char *name, const struct strlist *l)
+int rec_write_list(struct rec *r, const char *dir, const char *name, const struct strlist *l)
 {
 	if (!l->n)
 		return 0;
@@ -328,9 +329,14 @@ static int set_list(struct rec *r, const char *name, const struct strlist *l)
 		strcat(all, l->v[i]);
 		strcat(all, "\n");
 	}
-	int ret = all ? set(r, name, all) : -1;
+	int ret = all ? rec_write(r, dir, name, all) : -1;
 	free(all);
 	return ret;
+}
+
+static int set_list(struct rec *r, const char *name, const struct strlist *l)
+{
+	return rec_write_list(r, r->dir, name, l);
 }
 
 /* Tracer files (function / function_graph presets); the tracer itself goes last. */
@@ -449,7 +455,9 @@ int rec_setup(struct rec *r)
 			return -1;
 	if (add_kprobes(r) < 0 || enable_events(r) < 0 || set_tracer(r) < 0)
 		return -1;
-	if (!r->nr_events && !o->tracer) {
+	if (o->function_profile && profiler_prepare(r) < 0)
+		return -1;
+	if (!r->nr_events && !o->tracer && !o->function_profile) {
 		fprintf(stderr, "ftrec: nothing to record: no events and no tracer\n");
 		return -1;
 	}

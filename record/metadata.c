@@ -100,6 +100,10 @@ int meta_write_info(struct rec *r)
 		kv(f, "pid", "%d", o->pid == RECORD_PID_COMMAND ? (int)r->child : o->pid);
 	if (o->tracer)
 		kv(f, "tracer", "%s", o->tracer);
+	if (o->function_profile) {
+		kv(f, "function_profile", "1");
+		kv(f, "snapshot_interval_ns", "%llu", (unsigned long long)(o->snapshot_interval * 1e9));
+	}
 	if (o->command) {
 		fputs("command=", f);
 		for (char **a = o->command; *a; a++)

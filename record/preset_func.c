@@ -42,6 +42,21 @@ static int collect(struct record_opts *o, const char *arg, const char *next, voi
 		a->max_depth = (int)v;
 		return 2;
 	}
+	if (a->preset->takes_profile && !strcmp(arg, "--profile")) {
+		a->profile = true;
+		return 1;
+	}
+	if (a->preset->takes_profile && !strcmp(arg, "-i")) {
+		char *end;
+		double v = next ? strtod(next, &end) : 0;
+		if (!next || *end || !(v >= 0.01 && v <= 86400)) {
+			fprintf(stderr, "ftrec %s: -i needs seconds between 0.01 and 86400, not '%s'\n",
+				o->preset, next ? next : "");
+			return -1;
+		}
+		a->interval = v;
+		return 2;
+	}
 	/* A lone "-" or a negative number is not an option here either. */
 	if (arg[0] == '-' && arg[1] != '\0')
 		return 0;
@@ -52,7 +67,7 @@ static int collect(struct record_opts *o, const char *arg, const char *next, voi
 int preset_main(const struct preset *p, int argc, char **argv)
 {
 	struct record_opts o;
-	struct preset_args a = { .max_depth = p->takes_depth ? 0 : -1 };
+	struct preset_args a = { .preset = p, .max_depth = p->takes_depth ? 0 : -1 };
 	int nargs = argc;
 	char **args = p->display_flags ? drop_display_flags(&nargs, argv) : argv;
 

@@ -7,8 +7,11 @@
 
 /* Positional arguments a preset collects while record_parse() runs. */
 struct preset_args {
+	const struct preset *preset;
 	struct strlist pos;
-	int max_depth; /* funcgraph -m */
+	int max_depth;   /* funcgraph -m */
+	bool profile;    /* funccount --profile */
+	double interval; /* funccount -i SECS (with --profile); 0 = not given */
 };
 
 /* What distinguishes one of these presets; preset_main() does the rest. */
@@ -23,6 +26,7 @@ struct preset {
 	 */
 	const char *tracer;
 	bool takes_depth;        /* -m MAXDEPTH (funcgraph) */
+	bool takes_profile;      /* --profile and -i SECS (funccount) */
 	/*
 	 * perf-tools' display flags -P (process names) and -C (CPU): ftrec always
 	 * records the CPU and pid of every event, so they are accepted and dropped --

@@ -68,6 +68,12 @@ struct rec {
 	atomic_int write_failed;
 	pthread_t main_thread;
 
+	/* SNAPSHOT rounds (function profiler): the files read each round */
+	char **snap_files;        /* names relative to root, e.g. "trace_stat/function0" */
+	size_t nr_snap_files;
+	uint32_t snap_rounds;     /* rounds written so far */
+	int profiler_on;
+
 	const char *stop_reason;
 	uint64_t start_wall_ns, start_trace_ns, end_wall_ns, end_trace_ns;
 	pid_t child;
@@ -81,6 +87,10 @@ int rec_setup(struct rec *r);
 int rec_tracing_on(struct rec *r, int on);
 /* Limit events (and the function tracers) to pid; with_children: and its future children. */
 int rec_set_pid(struct rec *r, pid_t pid, int with_children);
+/* Write DIR/NAME through the undo log; a refusal is printed with the kernel's reason. 0 or -errno. */
+int rec_write(struct rec *r, const char *dir, const char *name, const char *value);
+/* The same for a list file (set_ftrace_filter ...): one line per entry, nothing when empty. */
+int rec_write_list(struct rec *r, const char *dir, const char *name, const struct strlist *l);
 /* "ftrec: <what>: <kernel's error_log line>" for a rejected write to PATH. */
 void rec_kernel_error(struct rec *r, const char *what, const char *path, int err);
 
@@ -94,6 +104,15 @@ int meta_write_info(struct rec *r);
 int meta_write_start_files(struct rec *r);
 int meta_write_end(struct rec *r);
 void meta_read_stats(struct rec *r, int end);
+
+/* profiler.c */
+/* At setup: the profiler exists and is free; the top level's set_ftrace_filter. */
+int profiler_prepare(struct rec *r);
+/* Right after tracing is switched on: enable it (resets its counts), round 0. */
+int profiler_start(struct rec *r);
+/* One SNAPSHOT round of every profiler file. 0 or -errno (message printed). */
+int snapshot_round(struct rec *r);
+void profiler_free(struct rec *r);
 
 /* summary.c */
 void summary_print(struct rec *r);

@@ -76,6 +76,16 @@ struct record_opts {
 	 * on stderr; the previous top-level values are restored at exit).
 	 */
 	bool allow_top_level_fallback;
+	/*
+	 * The kernel's function profiler instead of a tracer (funccount --profile):
+	 * ftrace_filter goes to the TOP level's set_ftrace_filter (the profiler has
+	 * no instance of its own), function_profile_enabled is switched on with
+	 * tracing, and its per-CPU trace_stat/functionN tables are stored as
+	 * SNAPSHOT rounds every snapshot_interval seconds (and at start and stop).
+	 * No events are needed.
+	 */
+	bool function_profile;
+	double snapshot_interval;
 
 	/* --- how */
 	const char *output;     /* -o FILE.ftz (required) */

@@ -119,28 +119,42 @@ static void stop_signals(sigset_t *set)
 	sigaddset(set, SIGUSR1);
 }
 
+/* How long sigtimedwait may sleep: at most 1 s, and not past the next deadline (0 = none). */
+static struct timespec wait_time(uint64_t now, uint64_t deadline, uint64_t next_snapshot)
+{
+	uint64_t wait = 1000000000ull;
+
+	if (deadline && deadline - now < wait)
+		wait = deadline - now;
+	if (next_snapshot && next_snapshot - now < wait)
+		wait = next_snapshot - now;
+	return (struct timespec){ (time_t)(wait / 1000000000ull), (long)(wait % 1000000000ull) };
+}
+
 static const char *wait_for_stop(struct rec *r)
 {
 	sigset_t set;
 	stop_signals(&set);
-	uint64_t deadline = r->o->duration > 0 ?
-		now_ns(CLOCK_MONOTONIC) + (uint64_t)(r->o->duration * 1e9) : 0;
+	uint64_t start = now_ns(CLOCK_MONOTONIC);
+	uint64_t deadline = r->o->duration > 0 ? start + (uint64_t)(r->o->duration * 1e9) : 0;
+	uint64_t interval = r->profiler_on ? (uint64_t)(r->o->snapshot_interval * 1e9) : 0;
+	uint64_t next_snapshot = interval ? start + interval : 0;
 	for (;;) {
 		if (atomic_load(&r->write_failed))
 			return "error: write failed";
 		if (atomic_load(&r->max_size_hit))
 			return "max-size";
-		struct timespec ts = { 1, 0 };
-		if (deadline) {
-			uint64_t now = now_ns(CLOCK_MONOTONIC);
-			if (now >= deadline)
-				return "duration";
-			uint64_t left = deadline - now;
-			if (left < 1000000000ull) {
-				ts.tv_sec = 0;
-				ts.tv_nsec = (long)left;
-			}
+		uint64_t now = now_ns(CLOCK_MONOTONIC);
+		if (deadline && now >= deadline)
+			return "duration";
+		if (next_snapshot && now >= next_snapshot) {
+			if (snapshot_round(r) < 0)
+				return "error: snapshot failed";
+			/* A late round (a stalled host) does not make the next ones come faster. */
+			while (next_snapshot <= now)
+				next_snapshot += interval;
 		}
+		struct timespec ts = wait_time(now, deadline, next_snapshot);
 		int sig = sigtimedwait(&set, NULL, &ts);
 		if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP)
 			return "signal";
@@ -169,6 +183,7 @@ static void free_rec(struct rec *r)
 		free(r->events[i].event);
 	}
 	free(r->events);
+	profiler_free(r);
 }
 
 static void write_start_marker(struct rec *r)
@@ -241,10 +256,13 @@ int record_run(const struct record_opts *o)
 		goto cleanup;
 	}
 	tracing = 1;
+	if (o->function_profile && profiler_start(r) < 0)
+		goto cleanup;
 	write_start_marker(r);
 	if (!o->quiet)
 		fprintf(stderr, "ftrec: recording %zu event types%s into %s (instance %s); Ctrl-C to stop\n",
-			r->nr_events, o->tracer ? " and a tracer" : "", o->output,
+			r->nr_events, o->tracer ? " and a tracer" :
+			o->function_profile ? " and the function profiler" : "", o->output,
 			r->top_level ? "top level" : r->name);
 	if (release_fd >= 0) {
 		if (write(release_fd, "g", 1) != 1)
@@ -256,6 +274,8 @@ int record_run(const struct record_opts *o)
 	ok = 1;
 
 cleanup:
+	if (tracing && r->profiler_on && ok && snapshot_round(r) < 0)
+		ok = 0; /* the last round: counts up to the stop */
 	if (tracing)
 		rec_tracing_on(r, 0);
 	take_time_pair(r, &r->end_wall_ns, &r->end_trace_ns);

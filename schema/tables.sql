@@ -93,3 +93,24 @@ CREATE TABLE stacks (
 	symbol   TEXT,
 	PRIMARY KEY (stack_id, depth)
 ) WITHOUT ROWID;
+
+-- The kernel's function profiler (ftrec funccount --profile; meta.function_profile
+-- = 1): ftrec read its per-CPU tables (trace_stat/functionN) in rounds -- when it
+-- was switched on, every meta.snapshot_interval_ns, and at the stop. Counts are
+-- running totals since round 0, so a round's calls are the difference to the
+-- round before. Two kernel functions of the same name (static functions in
+-- different files) are summed into one row, as the profiler prints only names.
+CREATE TABLE profile_rounds (
+	round   INTEGER PRIMARY KEY,
+	mono_ns INTEGER NOT NULL,       -- CLOCK_MONOTONIC when ftrec read the tables
+	wall_ns INTEGER NOT NULL        -- CLOCK_REALTIME at the same moment
+);
+CREATE TABLE function_profile (
+	round   INTEGER NOT NULL,
+	cpu     INTEGER NOT NULL,
+	func    TEXT NOT NULL,
+	hits    INTEGER NOT NULL,       -- calls since the profiler was switched on
+	time_ns INTEGER,                -- time in the function so far (NULL: the kernel's
+	                                -- profiler measures none without function_graph)
+	PRIMARY KEY (cpu, func, round)
+) WITHOUT ROWID;

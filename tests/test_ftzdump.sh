@@ -43,7 +43,10 @@ def section(t, payload):
 def file_sec(name, data):
     n = name.encode()
     return section(2, struct.pack("<BBH", 0, 0, len(n)) + n + data)
-out = bytearray(b"\x89FTZ\r\n\x1a\n" + struct.pack("<HHI", 1, 0, 0))
+def snapshot_sec(name, mono, wall, rnd, data):
+    n = name.encode()
+    return section(5, struct.pack("<QQIHH", mono, wall, rnd, len(n), 0) + n + data)
+out = bytearray(b"\x89FTZ\r\n\x1a\n" + struct.pack("<HHI", 1, 1, 0))
 out += section(1, b"long_size=8\nendian=little\nnr_cpus=1\n")
 out += file_sec("events/header_page", open(f"{d}/formats/header_page", "rb").read())
 for ev in sorted(os.listdir(f"{d}/formats/sched")):
@@ -54,6 +57,7 @@ for off in range(0, len(pages), per):
     chunk = pages[off:off + per]
     out += section(3, struct.pack("<IIII", 0, 4096, len(chunk) // 4096, 0) + chunk)
 cut = len(out) - 1000  # inside the last PAGES section
+out += snapshot_sec("trace_stat/function0", 123456789, 1764734400000000000, 7, b"  Function  Hit\n")
 out += section(4, b"stop_reason=test\n")
 open(f"{d}/py.ftz", "wb").write(out)
 open(f"{d}/cut.ftz", "wb").write(out[:cut])
@@ -63,6 +67,8 @@ grep -qx 'cpu 0 pages 404 events 28922 missed 0 lost 0 bytes 1654784' "$tmp/py.o
 	fail "packed totals: $(grep '^cpu' "$tmp/py.out")"
 grep -qx 'end clean' "$tmp/py.out" || fail "no clean end"
 [ "$(grep -c '^section .* PAGES(3)' "$tmp/py.out")" = 5 ] || fail "expected 5 PAGES sections"
+grep -q '^section .* SNAPSHOT(5) .* snapshot trace_stat/function0 round 7 mono_ns 123456789 wall_ns 1764734400000000000 len 16$' \
+	"$tmp/py.out" || fail "SNAPSHOT section: $(grep SNAPSHOT "$tmp/py.out")"
 # Per-type counts equal the plain dump's per-id counts, named via the format files.
 for ev in sched_switch sched_wakeup sched_wakeup_new sched_migrate_task; do
 	id=$(awk '$1 == "ID:" { print $2 }' "$tmp/formats/sched/$ev/format")

@@ -23,6 +23,9 @@ bad "funcslower with bad USECS" "USECS 'ten'" funcslower -o "$tmp/x.ftz" do_nano
 bad "funcgraph -m 0" "-m needs a depth" funcgraph -m 0 -o "$tmp/x.ftz" vfs_read
 bad "kprobe without p:/r:" "must start with p:" kprobe -o "$tmp/x.ftz" 'x:foo bar'
 bad "kprobe without a function" "names no function" kprobe -o "$tmp/x.ftz" 'p:'
+bad "funccount -i without --profile" "-i needs --profile" funccount -i 1 -o "$tmp/x.ftz" vfs_read
+bad "funccount --profile -p" "-p does not work with --profile" funccount --profile -p 1 -o "$tmp/x.ftz" vfs_read
+bad "funccount --profile -i 0" "-i needs seconds" funccount --profile -i 0 -o "$tmp/x.ftz" vfs_read
 assert_eq "no capture written after bad arguments" "" "$(ls "$tmp" | grep ftz)"
 
 require_root_tracefs
@@ -50,6 +53,15 @@ if live_or_refused funccount; then
 	pid=$(sed -n 's/^pid=//p' "$tmp/fc.out")
 	"$FTANA" report funccount "$tmp/fc.ftz" -p "$pid" >"$tmp/fc.txt"
 	assert_eq "funccount: getppid calls of the workload" $K "$(awk '/sys_getppid/ { print $2 }' "$tmp/fc.txt")"
+	assert_state_unchanged "$tmp/before"
+fi
+
+# The function profiler: counts every task, so the total is at least K.
+"$FTREC" funccount --profile -q -o "$tmp/fp.ftz" '*sys_getppid' -- "$tmp/workload" getppid $K >"$tmp/fp.out" 2>"$tmp/err"
+rc=$?
+if live_or_refused "funccount --profile"; then
+	"$FTANA" report funccount "$tmp/fp.ftz" >"$tmp/fp.txt"
+	assert_ge "funccount --profile: getppid calls (all tasks)" $K "$(awk '/sys_getppid/ { print $2 }' "$tmp/fp.txt")"
 	assert_state_unchanged "$tmp/before"
 fi
 

@@ -3,6 +3,8 @@
  * test_report_funccount.c - funccount on hand-made `function` events whose counts
  * are known by construction: per-interval counts, largest last, TOP, the pid
  * filter, totals and rates, and ips resolved to the function containing them.
+ * Then the same report from hand-made function profiler rounds (running totals
+ * per CPU, as `ftrec funccount --profile` stores them).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -110,12 +112,78 @@ static void test_bad_input(void **state)
 	fx_close(db);
 }
 
+/*
+ * Profiler rounds at 0, 1.002, 2.001 and 2.5 s (the stop) after the start at
+ * 100 s, running totals per CPU:
+ *            round:   0    1    2    3
+ *   cpu0 vfs_read     0   10   25   30
+ *   cpu1 vfs_read     -    5    5    8    (not hit before round 1: no row)
+ *   cpu0 vfs_write    -    -    4    4
+ *   cpu1 do_sys_open  -   50    3    3    (reset by someone else after round 1)
+ * Calls made between two rounds belong to the interval of the earlier one:
+ *   interval 0: vfs_read 10+5 = 15, do_sys_open 50
+ *   interval 1: vfs_read 15+0 = 15, vfs_write 4, do_sys_open 3 (the new total)
+ *   interval 2: vfs_read 5+3 = 8
+ */
+static sqlite3 *profile_db(void)
+{
+	sqlite3 *db;
+
+	assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
+	assert_int_equal(ftana_exec_sql_file(db, "schema/tables.sql"), 0);
+	fx_exec(db, "INSERT INTO meta VALUES ('function_profile', '1'), ('snapshot_interval_ns', '%lld')", SEC);
+	fx_exec(db, "INSERT INTO profile_rounds VALUES (0, %lld, 0), (1, %lld, 0), (2, %lld, 0), (3, %lld, 0)",
+		100 * SEC, 101 * SEC + 2000000, 102 * SEC + 1000000, 102 * SEC + SEC / 2);
+	fx_exec(db, "INSERT INTO function_profile(round, cpu, func, hits) VALUES "
+		"(0, 0, 'vfs_read', 0), (1, 0, 'vfs_read', 10), (2, 0, 'vfs_read', 25), (3, 0, 'vfs_read', 30), "
+		"(1, 1, 'vfs_read', 5), (2, 1, 'vfs_read', 5), (3, 1, 'vfs_read', 8), "
+		"(2, 0, 'vfs_write', 4), (3, 0, 'vfs_write', 4), "
+		"(1, 1, 'do_sys_open', 50), (2, 1, 'do_sys_open', 3), (3, 1, 'do_sys_open', 3)");
+	return db;
+}
+
+static void test_profile_intervals(void **state)
+{
+	sqlite3 *db = profile_db();
+	char *out;
+	char *argv[] = { "funccount", "-i", "1", NULL };
+
+	assert_int_equal(fx_report(report_funccount, db, &out, 3, argv), 0);
+	assert_int_equal(fx_int(db, "SELECT COUNT FROM fc_interval_rows WHERE interval = 0 AND FUNC = 'vfs_read'"), 15);
+	assert_int_equal(fx_int(db, "SELECT COUNT FROM fc_interval_rows WHERE interval = 0 AND FUNC = 'do_sys_open'"), 50);
+	assert_int_equal(fx_int(db, "SELECT COUNT FROM fc_interval_rows WHERE interval = 1 AND FUNC = 'vfs_read'"), 15);
+	assert_int_equal(fx_int(db, "SELECT COUNT FROM fc_interval_rows WHERE interval = 1 AND FUNC = 'vfs_write'"), 4);
+	assert_int_equal(fx_int(db, "SELECT COUNT FROM fc_interval_rows WHERE interval = 1 AND FUNC = 'do_sys_open'"), 3);
+	assert_int_equal(fx_int(db, "SELECT COUNT FROM fc_interval_rows WHERE interval = 2 AND FUNC = 'vfs_read'"), 8);
+	assert_int_equal(fx_int(db, "SELECT count(*) FROM fc_interval_rows WHERE interval = 2"), 1);
+	/* totals over the 2.5 s between the first and the last round */
+	assert_int_equal(fx_int(db, "SELECT COUNT FROM fc_totals WHERE FUNC = 'vfs_read'"), 38);
+	assert_string_equal(fx_text(db, "SELECT \"RATE/s\" FROM fc_totals WHERE FUNC = 'vfs_read'"), "15.2");
+	assert_int_equal(fx_int(db, "SELECT COUNT FROM fc_totals WHERE FUNC = 'do_sys_open'"), 53);
+	assert_int_equal(fx_count_lines(out, "function profiler"), 1);
+	assert_int_equal(fx_count_lines(out, "interval 3 (2.000 - 3.000 s)"), 1);
+	assert_int_equal(fx_count_lines(out, "total over 2.500 s"), 1);
+	free(out);
+
+	/* One interval; -p cannot apply to counts the profiler made for every task. */
+	char *plain[] = { "funccount", NULL };
+	assert_int_equal(fx_report(report_funccount, db, &out, 1, plain), 0);
+	assert_int_equal(fx_int(db, "SELECT count(DISTINCT interval) FROM fc_counts"), 1);
+	assert_int_equal(fx_int(db, "SELECT COUNT FROM fc_totals WHERE FUNC = 'vfs_write'"), 4);
+	free(out);
+	char *pid[] = { "funccount", "-p", "5", NULL };
+	assert_int_equal(fx_report(report_funccount, db, &out, 3, pid), FTANA_EXIT_ERROR);
+	free(out);
+	fx_close(db);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_intervals),
 		cmocka_unit_test(test_all_pids_top),
 		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_profile_intervals),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

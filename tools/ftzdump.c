@@ -155,7 +155,7 @@ static void take_info(struct dump *d, const struct ftz_section *s)
 
 static const char *type_name(uint32_t type)
 {
-	static const char *names[] = { "?", "INFO", "FILE", "PAGES", "END" };
+	static const char *names[] = { "?", "INFO", "FILE", "PAGES", "END", "SNAPSHOT" };
 
 	return type < sizeof(names) / sizeof(*names) ? names[type] : "unknown";
 }
@@ -164,6 +164,7 @@ static void list_section(const struct ftz_section *s)
 {
 	struct ftz_file f;
 	struct ftz_pages p;
+	struct ftz_snapshot snap;
 
 	printf("section %llu %s(%u) flags 0x%x stored %llu raw %llu",
 	       (unsigned long long)s->offset, type_name(s->type), s->type, s->flags,
@@ -173,6 +174,10 @@ static void list_section(const struct ftz_section *s)
 		       f.phase == FTZ_PHASE_START ? "start" : "end", f.len);
 	if (s->type == FTZ_SEC_PAGES && ftz_parse_pages(s, &p) == 0)
 		printf(" cpu %u page_size %u nr_pages %u", p.cpu, p.page_size, p.nr_pages);
+	if (s->type == FTZ_SEC_SNAPSHOT && ftz_parse_snapshot(s, &snap) == 0)
+		printf(" snapshot %s round %u mono_ns %llu wall_ns %llu len %zu", snap.name,
+		       snap.time.round, (unsigned long long)snap.time.mono_ns,
+		       (unsigned long long)snap.time.wall_ns, snap.len);
 	putchar('\n');
 	if ((s->type == FTZ_SEC_INFO || s->type == FTZ_SEC_END) && s->data) {
 		const char *line = (const char *)s->data;

@@ -6,6 +6,7 @@
  * are ours, not computed by the code under test.
  *
  *   workload getppid K          K getppid(2) system calls
+ *   workload bursts B K MS      B bursts of K getppid(2) calls, MS ms of sleep between two
  *   workload sleep M MS         M sleeps of MS milliseconds each (nanosleep)
  *   workload read FILE BYTES    one read(2) of BYTES bytes from the start of FILE
  *   workload open PATH          one open(2) + close(2) of PATH (failing is fine)
@@ -13,7 +14,7 @@
  * Each operation is made with syscall() so it is exactly one system call of that kind
  * (the C library would add or cache some). First line on stdout: "pid=N" (so a scenario
  * can pick the workload out of the trace), then one "key=value" line of what was done:
- * "getppid=K", "sleep=M ms=MS", "read=BYTES_READ", "open=PATH fd=FD".
+ * "getppid=K", "bursts=B getppid=B*K", "sleep=M ms=MS", "read=BYTES_READ", "open=PATH fd=FD".
  * Exit 0; 1 when a system call failed; 2 on bad usage.
  */
 #include <errno.h>
@@ -46,6 +47,24 @@ static int do_getppid(char **argv)
 	for (long i = 0; i < k; i++)
 		syscall(SYS_getppid);
 	printf("getppid=%ld\n", k);
+	return 0;
+}
+
+static int do_bursts(char **argv)
+{
+	long b = parse_count(argv[0], "B"), k = parse_count(argv[1], "K");
+	long ms = parse_count(argv[2], "MS");
+	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L };
+
+	for (long i = 0; i < b; i++) {
+		if (i > 0 && syscall(SYS_nanosleep, &ts, NULL)) {
+			fprintf(stderr, "workload: nanosleep: %s\n", strerror(errno));
+			return 1;
+		}
+		for (long j = 0; j < k; j++)
+			syscall(SYS_getppid);
+	}
+	printf("bursts=%ld getppid=%ld\n", b, b * k);
 	return 0;
 }
 
@@ -99,6 +118,7 @@ static const struct op {
 	const char *usage;
 } ops[] = {
 	{ "getppid", 1, do_getppid, "getppid K" },
+	{ "bursts",  3, do_bursts,  "bursts B K MS" },
 	{ "sleep",   2, do_sleep,   "sleep M MS" },
 	{ "read",    2, do_read,    "read FILE BYTES" },
 	{ "open",    1, do_open,    "open PATH" },
@@ -117,6 +137,6 @@ int main(int argc, char **argv)
 		fflush(stdout);
 		return ops[i].run(argv + 2);
 	}
-	fprintf(stderr, "usage: workload getppid K | sleep M MS | read FILE BYTES | open PATH\n");
+	fprintf(stderr, "usage: workload getppid K | bursts B K MS | sleep M MS | read FILE BYTES | open PATH\n");
 	return 2;
 }
