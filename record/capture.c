@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -99,6 +100,7 @@ static void *reader_main(void *arg)
 	struct rec *r = c->rec;
 	struct batch b = { malloc((size_t)BATCH_PAGES * r->subbuf_size), 0 };
 	struct kbuffer *kb = new_kbuffer();
+	atomic_store(&c->tid, (int)syscall(SYS_gettid));
 	if (!b.buf || !kb) {
 		c->error = -ENOMEM;
 		goto out;
@@ -188,6 +190,10 @@ int capture_start(struct rec *r)
 		c->started = 1;
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	/* rec_exclude_self() needs every reader's thread id. */
+	for (int i = 0; i < r->nr_cpus; i++)
+		while (r->cpus[i].started && !atomic_load(&r->cpus[i].tid))
+			nanosleep(&(struct timespec){ 0, 100000 }, NULL);
 	return ret;
 }
 
