@@ -8,13 +8,15 @@
 BUILD    ?= build
 CC       ?= cc
 PKGS     := libzstd libtraceevent libtracefs sqlite3
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) libtracecmd 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 WARN     := -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2
 CFLAGS   ?= -O2 -g
 ALL_CFLAGS = $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -I. -Iformat $(PKG_CFLAGS) -MMD -MP
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LIBS     := $(PKG_LIBS) -lpthread -lm
+# ftana also reads trace-cmd's trace.dat (analyze/decode_tracedat.c); ftrec does not.
+ANA_LIBS := $(shell pkg-config --libs libtracecmd 2>/dev/null) $(LIBS)
 # ftrec must run on hosts without our libraries: link it statically (see README).
 STATIC_LIBS := -static -Wl,--start-group $(shell pkg-config --static --libs libtracefs libtraceevent libzstd 2>/dev/null) -lpthread -ldl -Wl,--end-group
 
@@ -48,7 +50,7 @@ $(BUILD)/ftrec: $(call obj,$(BUILD),record/main.c) $(BUILD)/librecord.a $(BUILD)
 	$(CC) $(CFLAGS) -o $@ $^ $(STATIC_LIBS)
 
 $(BUILD)/ftana: $(call obj,$(BUILD),analyze/main.c) $(BUILD)/libanalyze.a $(BUILD)/libftz.a
-	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
+	$(CC) $(CFLAGS) -o $@ $^ $(ANA_LIBS)
 
 # Section lister and independent event counter, for debugging, tests and bench.
 $(BUILD)/ftzdump: $(call obj,$(BUILD),tools/ftzdump.c) $(BUILD)/libftz.a
@@ -57,7 +59,7 @@ $(BUILD)/ftzdump: $(call obj,$(BUILD),tools/ftzdump.c) $(BUILD)/libftz.a
 BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
 $(BUILD)/bench/%: $(call obj,$(BUILD),bench/%.c) $(BUILD)/libanalyze.a $(BUILD)/libftz.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
+	$(CC) $(CFLAGS) -o $@ $^ $(ANA_LIBS)
 
 # SQL is kept in schema/*.sql and compiled in, so it can be read and run by hand.
 $(BUILD)/embed: tools/embed.c
@@ -86,10 +88,10 @@ SAN_LIBS := $(SAN)/libanalyze.a $(SAN)/librecord.a $(SAN)/libftz.a
 $(SAN)/ftrec: $(call obj,$(SAN),record/main.c) $(SAN)/librecord.a $(SAN)/libftz.a
 	$(CC) $(SAN_FLAGS) -o $@ $^ $(LIBS)
 $(SAN)/ftana: $(call obj,$(SAN),analyze/main.c) $(SAN)/libanalyze.a $(SAN)/libftz.a
-	$(CC) $(SAN_FLAGS) -o $@ $^ $(LIBS)
+	$(CC) $(SAN_FLAGS) -o $@ $^ $(ANA_LIBS)
 $(SAN)/tests/%: $(SAN)/obj/tests/%.o $(SAN_LIBS)
 	@mkdir -p $(dir $@)
-	$(CC) $(SAN_FLAGS) -o $@ $< $(SAN_LIBS) $(LIBS) -lcmocka
+	$(CC) $(SAN_FLAGS) -o $@ $< $(SAN_LIBS) $(ANA_LIBS) -lcmocka
 
 test-bins: $(addprefix $(SAN)/tests/,$(UNIT_TESTS)) $(SAN)/ftrec $(SAN)/ftana $(BUILD)/ftrec $(BUILD)/ftana $(BUILD)/ftzdump
 

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "analyze/dbcache.h"
+#include "analyze/decode.h"
 #include "analyze/import.h"
 #include "analyze/sql_files.h"
 
@@ -40,6 +41,8 @@ static enum kind sniff(const char *path)
 	close(fd);
 	if (n >= 1 && !memcmp(buf, ftz_magic, n < 8 ? n : 8))
 		return KIND_FTZ; /* a truncated header is damage, reported by the reader */
+	if (n > 0 && dec_is_tracedat(buf, n))
+		return KIND_FTZ; /* trace-cmd's trace.dat: imported alike (decode.h) */
 	if (n == 16 && !memcmp(buf, "SQLite format 3", 16))
 		return KIND_DB;
 	return KIND_OTHER;
@@ -258,7 +261,7 @@ sqlite3 *ftana_open(const char *path, bool *damaged)
 			*damaged = warn_damage(db, path);
 		return db;
 	case KIND_OTHER:
-		fprintf(stderr, "ftana: %s: not an .ftz file or ftana database\n", path);
+		fprintf(stderr, "ftana: %s: not an .ftz file, trace.dat or ftana database\n", path);
 		return NULL;
 	case KIND_FTZ:
 		break;

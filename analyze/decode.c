@@ -138,6 +138,7 @@ struct dec *dec_open(const char *path, char *err, size_t errlen)
 {
 	struct dec *d = calloc(1, sizeof(*d));
 	struct ftz_reader *r;
+	int rc;
 
 	if (!d) {
 		snprintf(err, errlen, "%s: out of memory", path);
@@ -145,6 +146,16 @@ struct dec *dec_open(const char *path, char *err, size_t errlen)
 	}
 	d->path = strdup(path);
 	d->long_size = 8;
+	rc = d->path ? dat_open(d, err, errlen) : 1;
+	if (rc <= 0) { /* a trace.dat: opened by libtracecmd, or failed */
+		int e = errno;
+
+		if (rc == 0)
+			return d;
+		dec_close(d);
+		errno = e;
+		return NULL;
+	}
 	r = ftz_reader_open(path, err, errlen);
 	if (!r) {
 		dec_close(d);
@@ -190,7 +201,8 @@ void dec_close(struct dec *d)
 {
 	if (!d)
 		return;
-	for (unsigned i = 0; i < d->stats.nr_cpus; i++) {
+	dat_close(d);
+	for (unsigned i = 0; d->cpus && i < d->stats.nr_cpus; i++) {
 		struct cursor *c = &d->cpus[i];
 
 		if (c->r)
@@ -374,6 +386,8 @@ int dec_next(struct dec *d, struct dec_event *ev)
 {
 	struct cursor *c;
 
+	if (d->dat)
+		return dat_next(d, ev);
 	if (!d->started) {
 		if (start(d) < 0)
 			return 0;

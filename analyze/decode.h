@@ -10,6 +10,9 @@
  * batch, so memory does not grow with the trace). The ring-buffer pages are
  * walked by libtraceevent's kbuffer only.
  *
+ * A trace-cmd trace.dat (found by its magic) is read the same way through
+ * libtracecmd instead (decode_tracedat.c): same events, same order, same tep.
+ *
  *	char err[256];
  *	struct dec *d = dec_open(path, err, sizeof(err));
  *	struct dec_event ev;
@@ -64,6 +67,8 @@ struct dec_stats {
  * later opens fine: dec_damage() tells where reading will stop.
  */
 struct dec *dec_open(const char *path, char *err, size_t errlen);
+/* Do the first LEN bytes of a file say trace-cmd's trace.dat? */
+bool dec_is_tracedat(const void *head, size_t len);
 void dec_close(struct dec *d);
 
 /* Next event in global time order (ties: lower CPU first). 1: *ev filled,

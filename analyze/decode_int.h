@@ -31,8 +31,11 @@ struct cursor {
 	struct tep_record rec;
 };
 
+struct dat; /* trace.dat backend state (decode_tracedat.c); NULL for a .ftz */
+
 struct dec {
 	char *path;
+	struct dat *dat;
 	int long_size;
 	bool big_endian;
 	char *info, *end;
@@ -56,5 +59,11 @@ int dmeta_add_file(struct dec *d, const struct ftz_file *f);
 int dmeta_add_snapshot(struct dec *d, uint64_t offset);
 int dmeta_load_tep(struct dec *d, char *err, size_t errlen);
 void dmeta_free(struct dec *d);
+
+/* decode_tracedat.c: dat_open returns 1 when d->path is not a trace.dat, 0 when it
+ * opened it, -errno (err set, errno EBADMSG when damaged) when it failed. */
+int dat_open(struct dec *d, char *err, size_t errlen);
+int dat_next(struct dec *d, struct dec_event *ev);
+void dat_close(struct dec *d);
 
 #endif

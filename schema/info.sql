@@ -23,10 +23,14 @@ UNION ALL SELECT 9, 'end', (SELECT value FROM m WHERE key = 'end_state') ||
 UNION ALL SELECT 10, 'events', (SELECT value FROM m WHERE key = 'events_total')
 UNION ALL SELECT 11, 'stacks', (SELECT value FROM m WHERE key = 'stacks_attached') ||
 	' attached, ' || (SELECT count(DISTINCT stack_id) FROM stacks) || ' distinct'
-UNION ALL SELECT 12, 'size', (SELECT printf('%d bytes of pages, %d stored (%.1fx), file %d bytes',
-	r.value, s.value, 1.0 * r.value / max(s.value, 1), f.value)
+-- A trace.dat has no page figures of ours (source_format names it): only its size.
+UNION ALL SELECT 12, 'size', (SELECT CASE WHEN r.value > 0
+	THEN printf('%d bytes of pages, %d stored (%.1fx), file %d bytes',
+	            r.value, s.value, 1.0 * r.value / max(s.value, 1), f.value)
+	ELSE printf('file %d bytes', f.value) END
 	FROM m r, m s, m f WHERE r.key = 'page_bytes_raw' AND s.key = 'page_bytes_stored'
-	AND f.key = 'source_size');
+	AND f.key = 'source_size')
+UNION ALL SELECT 13, 'format', (SELECT value FROM m WHERE key = 'source_format');
 
 CREATE TEMP VIEW IF NOT EXISTS info_event_counts AS
 SELECT table_name AS type, system, count FROM event_types

@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: MIT
+/*
+ * decode_tracedat.c - the second backend behind decode.h: trace-cmd's trace.dat
+ * (file versions 6 and 7, compressed or not), read by libtracecmd. decode.c hands
+ * dec_open/dec_next/dec_close over here when the file starts with trace.dat's magic.
+ *
+ * libtracecmd loads the file's own header_page, event formats, kallsyms,
+ * printk formats and cmdlines into its tep handle, walks the pages and merges the
+ * CPUs by timestamp (ties: lower CPU first, as decode.c does), so this file only
+ * maps its records onto struct dec_event and rebuilds the FILE texts the importer
+ * reads from a .ftz:
+ *   /proc/kallsyms      from the tep's function map (type letter '?': not kept);
+ *   per_cpu/cpuN/stats  (phase END) from the buffer statistics trace-cmd saved;
+ *   saved_cmdlines      the file's cmdlines for the pids the events carry, complete
+ *                       once dec_next has returned 0.
+ * Absent: event format texts (event_types.format is NULL), saved_tgids, START stats,
+ * SNAPSHOT sections, page counts and sizes (meta pages / page_bytes_* are 0).
+ * Only the top-level buffer is read (not trace-cmd's extra buffer instances).
+ *
+ * Damage: a file libtracecmd cannot open (cut in its headers, options or v6 CPU
+ * data) is reported as damaged before anything is imported, as trace-cmd report
+ * reads nothing of it either. A corrupt compressed chunk inside v7 data ends that
+ * CPU's events early without libtracecmd saying so: it is not detected.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <trace-cmd/trace-cmd.h>
+
+#include "analyze/decode_int.h"
+
+#define DAT_MAGIC "\x17\x08\x44tracing"
+#define DAT_MAGIC_LEN 10
+#define MAX_PID (1 << 22) /* PID_MAX_LIMIT */
+
+/*
+ * Exported by libtracecmd.so.1 but declared only in trace-cmd-private.h, which
+ * Debian's libtracecmd-dev does not ship. tracecmd_read_next_data is the merge
+ * trace-cmd report itself uses, so both read the events in the same order.
+ */
+struct tep_record *tracecmd_read_next_data(struct tracecmd_input *handle, int *rec_cpu);
+int tracecmd_cpus(struct tracecmd_input *handle);
+int tracecmd_page_size(struct tracecmd_input *handle);
+const char *tracecmd_get_uname(struct tracecmd_input *handle);
+const char *tracecmd_get_trace_clock(struct tracecmd_input *handle);
+const char *tracecmd_get_cpustats(struct tracecmd_input *handle);
+
+struct dat {
+	struct tracecmd_input *in;
+	struct tep_record *rec;  /* handed out by the last dec_next, freed by the next */
+	uint8_t *pid_seen;       /* bitmap: pids already looked up in the cmdlines */
+	char *cmdlines;          /* "pid comm\n" for those the file names */
+	size_t cmd_len, cmd_cap;
+	bool done;
+};
+
+/* A file cut inside the magic counts: it is a damaged trace.dat. */
+bool dec_is_tracedat(const void *head, size_t len)
+{
+	return len && !memcmp(head, DAT_MAGIC, len < DAT_MAGIC_LEN ? len : DAT_MAGIC_LEN);
+}
+
+/* Add (or replace) the FILE text NAME, as a .ftz's FILE section would. */
+static int add_text(struct dec *d, const char *name, int phase, const char *text, size_t len)
+{
+	struct ftz_file f = { .phase = phase, .name = name, .data = (const uint8_t *)text,
+			      .len = len };
+
+	return dmeta_add_file(d, &f);
+}
+
+/*
+ * Run fn(arg) with stdout pointed at a temporary file, its output into *text
+ * (malloc'ed, NUL-terminated; NULL if out of memory). -1, fn not run, if stdout
+ * cannot be redirected. libtraceevent has no iterator over its function map
+ * (tep_print_funcs printing to stdout is the only reader), and libtracecmd prints
+ * why it rejects a file's CPU data to stdout.
+ */
+static int stdout_of(void (*fn)(void *), void *arg, char **text)
+{
+	FILE *tmp = tmpfile();
+	long len;
+	int saved;
+
+	*text = NULL;
+	if (!tmp)
+		return -1;
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);
+	if (saved < 0 || dup2(fileno(tmp), STDOUT_FILENO) < 0) {
+		if (saved >= 0)
+			close(saved);
+		fclose(tmp);
+		return -1;
+	}
+	fn(arg);
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	len = ftell(tmp);
+	if (len >= 0 && (*text = malloc(len + 1))) {
+		rewind(tmp);
+		(*text)[fread(*text, 1, len, tmp)] = '\0';
+	}
+	fclose(tmp);
+	return 0;
+}
+
+static void print_funcs(void *tep)
+{
+	tep_print_funcs(tep);
+}
+
+/* The function map ("ADDR NAME [MODULE]" lines) as /proc/kallsyms lines. */
+static int add_kallsyms(struct dec *d)
+{
+	char *funcs, *text = NULL, *save = NULL;
+	size_t len = 0;
+	FILE *out;
+	int rc = -ENOMEM;
+
+	if (stdout_of(print_funcs, d->tep, &funcs) < 0) {
+		/* only the symbols table is lost: function reports show addresses */
+		fprintf(stderr, "ftana: %s: warning: cannot list its kernel symbols\n", d->path);
+		return 0;
+	}
+	if (!funcs)
+		return -ENOMEM;
+	out = open_memstream(&text, &len);
+	for (char *l = strtok_r(funcs, "\n", &save); out && l; l = strtok_r(NULL, "\n", &save)) {
+		char name[256], mod[256];
+		unsigned long long addr;
+		int n = sscanf(l, "%llx %255s [%255[^]]]", &addr, name, mod);
+
+		if (n == 3)
+			fprintf(out, "%016llx ? %s\t[%s]\n", addr, name, mod);
+		else if (n == 2)
+			fprintf(out, "%016llx ? %s\n", addr, name);
+	}
+	free(funcs);
+	if (out && fclose(out) == 0) {
+		rc = len ? add_text(d, "/proc/kallsyms", FTZ_PHASE_START, text, len) : 0;
+		free(text);
+	}
+	return rc;
+}
+
+/* "CPU: 0\nentries: 12\n...CPU: 1\n..." -> per_cpu/cpuN/stats, one per CPU. */
+static int add_cpu_stats(struct dec *d, const char *stats)
+{
+	const char *p = stats ? strstr(stats, "CPU:") : NULL;
+	int rc = 0;
+
+	while (p && !rc) {
+		const char *next = strstr(p + 4, "CPU:");
+		const char *body = strchr(p, '\n');
+		char name[48];
+		unsigned cpu;
+
+		if (!body || sscanf(p, "CPU: %u", &cpu) != 1)
+			break;
+		body++;
+		snprintf(name, sizeof(name), "per_cpu/cpu%u/stats", cpu);
+		if (!next || body < next)
+			rc = add_text(d, name, FTZ_PHASE_END, body,
+				      next ? (size_t)(next - body) : strlen(body));
+		p = next;
+	}
+	return rc;
+}
+
+/* INFO keys a .ftz would carry, where the trace.dat knows them. */
+static int make_info(struct dec *d, const char *version)
+{
+	const char *uname = tracecmd_get_uname(d->dat->in);
+	const char *clock = tracecmd_get_trace_clock(d->dat->in);
+	char sys[64], host[256], rel[256], mach[64];
+	size_t len = 0;
+	FILE *f = open_memstream(&d->info, &len);
+
+	if (!f)
+		return -ENOMEM;
+	fprintf(f, "source_format=trace.dat v%s\nnr_cpus=%u\nlong_size=%d\nendian=%s\n"
+		"subbuf_size=%u\n", version, d->stats.nr_cpus, d->long_size,
+		d->big_endian ? "big" : "little", d->stats.page_size);
+	if (clock && *clock)
+		fprintf(f, "clock=%s\n", clock);
+	/* trace-cmd saves "sysname nodename release machine" */
+	if (uname && sscanf(uname, "%63s %255s %255s %63s", sys, host, rel, mach) == 4)
+		fprintf(f, "uname_sysname=%s\nhostname=%s\nuname_release=%s\nuname_machine=%s\n",
+			sys, host, rel, mach);
+	return fclose(f) ? -ENOMEM : 0;
+}
+
+/* Note pid's comm from the file's cmdlines the first time an event carries it. */
+static void note_pid(struct dec *d, int pid)
+{
+	struct dat *t = d->dat;
+	const char *comm;
+	int n;
+
+	if (pid <= 0 || pid >= MAX_PID || !t->pid_seen || (t->pid_seen[pid / 8] & (1 << pid % 8)))
+		return;
+	t->pid_seen[pid / 8] |= 1 << pid % 8;
+	if (!tep_is_pid_registered(d->tep, pid))
+		return;
+	comm = tep_data_comm_from_pid(d->tep, pid);
+	if (t->cmd_len + 32 + strlen(comm) > t->cmd_cap) {
+		size_t cap = 2 * t->cmd_cap + 4096 + strlen(comm);
+		char *n2 = realloc(t->cmdlines, cap);
+
+		if (!n2)
+			return;
+		t->cmdlines = n2;
+		t->cmd_cap = cap;
+	}
+	n = snprintf(t->cmdlines + t->cmd_len, t->cmd_cap - t->cmd_len, "%d %s\n", pid, comm);
+	if (n > 0)
+		t->cmd_len += n;
+}
+
+/* Is PATH a trace.dat? Its version string ("6", "7") follows the magic. */
+static bool detect(const char *path, char *version, size_t len)
+{
+	char head[DAT_MAGIC_LEN + 8] = { 0 };
+	FILE *f = fopen(path, "rb");
+	size_t n = f ? fread(head, 1, sizeof(head) - 1, f) : 0;
+
+	if (f)
+		fclose(f);
+	snprintf(version, len, "%.4s", n > DAT_MAGIC_LEN ? head + DAT_MAGIC_LEN : "?");
+	return dec_is_tracedat(head, n);
+}
+
+/*
+ * libtracecmd 1.3 crashes in tracecmd_close on a handle whose CPU data failed to
+ * load (a v6 file cut inside its data). Such a handle is kept here, reachable, until
+ * the process ends: a small leak instead of a crash on damaged input.
+ */
+static struct tracecmd_input *volatile unclosable;
+
+static void call_init_data(void *arg)
+{
+	struct dec *d = arg;
+
+	if (tracecmd_init_data(d->dat->in) < 0)
+		d->damaged = true;
+}
+
+/* tracecmd_open's second half, with its complaint (on stdout) kept as the reason. */
+static int init_data(struct dec *d)
+{
+	char *said = NULL;
+
+	if (stdout_of(call_init_data, d, &said) < 0)
+		call_init_data(d); /* its complaint, if any, goes to stdout */
+	if (d->damaged) {
+		snprintf(d->damage_reason, sizeof(d->damage_reason), "%.*s",
+			 said && *said ? (int)strcspn(said, "\n") : 150,
+			 said && *said ? said : "libtracecmd cannot load its CPU data");
+		unclosable = d->dat->in;
+		d->dat->in = NULL;
+	}
+	free(said);
+	return d->damaged ? -1 : 0;
+}
+
+int dat_open(struct dec *d, char *err, size_t errlen)
+{
+	struct stat st;
+	char version[8];
+
+	if (!detect(d->path, version, sizeof(version)))
+		return 1;
+	d->dat = calloc(1, sizeof(*d->dat));
+	if (!d->dat)
+		goto nomem;
+	/* libtracecmd's own warnings would add lines to our one-line error */
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	/* No plugins: the .ftz path loads none either, so reports print alike. */
+	d->dat->in = tracecmd_open_head(d->path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!d->dat->in) {
+		snprintf(err, errlen, "%s: damaged trace.dat (v%s): libtracecmd cannot read its headers",
+			 d->path, version);
+		errno = EBADMSG;
+		return -EBADMSG;
+	}
+	if (init_data(d) < 0) {
+		snprintf(err, errlen, "%s: damaged trace.dat (v%s): %s", d->path, version,
+			 d->damage_reason);
+		errno = EBADMSG;
+		return -EBADMSG;
+	}
+	d->tep = tracecmd_get_tep(d->dat->in);
+	d->long_size = tep_get_long_size(d->tep);
+	d->big_endian = tep_is_file_bigendian(d->tep);
+	d->stats.nr_cpus = tracecmd_cpus(d->dat->in);
+	d->stats.page_size = tracecmd_page_size(d->dat->in);
+	d->stats.file_size = stat(d->path, &st) == 0 ? (uint64_t)st.st_size : 0;
+	d->stats.end_seen = true; /* trace-cmd writes the file after recording stopped */
+	d->dat->pid_seen = calloc(MAX_PID / 8, 1);
+	if (!d->dat->pid_seen || make_info(d, version) || add_kallsyms(d) ||
+	    add_cpu_stats(d, tracecmd_get_cpustats(d->dat->in)))
+		goto nomem;
+	return 0;
+nomem:
+	snprintf(err, errlen, "%s: out of memory", d->path);
+	errno = ENOMEM;
+	return -ENOMEM;
+}
+
+int dat_next(struct dec *d, struct dec_event *ev)
+{
+	struct dat *t = d->dat;
+	struct tep_record *r;
+	int cpu;
+
+	if (t->rec)
+		tracecmd_free_record(t->rec);
+	t->rec = NULL;
+	if (t->done)
+		return 0;
+	r = tracecmd_read_next_data(t->in, &cpu);
+	if (r && (r->cpu < 0 || (unsigned)r->cpu >= d->stats.nr_cpus || r->size < 2)) {
+		/* the importer indexes per-CPU state by cpu: never hand out more */
+		char why[96];
+
+		snprintf(why, sizeof(why), "record of cpu %d (file has %u) or size %d",
+			 r->cpu, d->stats.nr_cpus, r->size);
+		d->damaged = true;
+		d->damage_offset = r->offset;
+		snprintf(d->damage_reason, sizeof(d->damage_reason), "%s", why);
+		tracecmd_free_record(r);
+		r = NULL;
+	}
+	if (!r) {
+		t->done = true;
+		if (t->cmd_len && add_text(d, "saved_cmdlines", FTZ_PHASE_END, t->cmdlines,
+					   t->cmd_len) < 0)
+			fprintf(stderr, "ftana: %s: out of memory for saved_cmdlines\n", d->path);
+		return 0;
+	}
+	t->rec = r;
+	ev->record = r;
+	ev->cpu = r->cpu;
+	ev->ts = r->ts;
+	ev->missed = r->missed_events;
+	ev->section_offset = r->offset;
+	ev->type_id = tep_data_type(d->tep, r);
+	ev->event = tep_find_event(d->tep, ev->type_id);
+	note_pid(d, tep_data_pid(d->tep, r));
+	return 1;
+}
+
+void dat_close(struct dec *d)
+{
+	struct dat *t = d->dat;
+
+	if (!t)
+		return;
+	if (t->rec)
+		tracecmd_free_record(t->rec);
+	if (t->in)
+		tracecmd_close(t->in); /* frees the tep too */
+	d->tep = NULL;
+	free(t->pid_seen);
+	free(t->cmdlines);
+	free(t);
+	d->dat = NULL;
+}
