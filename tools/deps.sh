@@ -4,7 +4,9 @@
 set -eu
 pkgs=(build-essential pkg-config libzstd-dev zstd libtraceevent-dev libtracefs-dev
       libsqlite3-dev sqlite3 libcmocka-dev trace-cmd libtracecmd-dev
-      qemu-system-x86 busybox-static cpio perf-tools-unstable)
+      qemu-system-x86 busybox-static cpio perf-tools-unstable
+      flex bison bc libelf-dev xz-utils)
+# (flex ... xz-utils: to build the kernel lab's profiler kernel, tests/lab/kernel-build.sh)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -1,6 +1,6 @@
 #!/bin/busybox sh
 # /init of the lab's initramfs (built by tests/lab/run.sh). Runs as pid 1 in the guest:
-# mounts what ftrace needs, loads the disk drivers, runs every scenario listed in
+# mounts what ftrace needs, loads the disk drivers (when modules), runs every scenario in
 # /lab/scenarios.list ("NAME TIMEOUT_SECONDS" per line) in its own shell with a timeout,
 # writing /out as a tar archive straight onto the output disk after each, and powers off.
 # Everything printed here goes to the serial console, which the host keeps as console.log.
@@ -40,7 +40,9 @@ wait_for() { # path: up to 10 s
 	while [ ! -e "$1" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 	[ -e "$1" ]
 }
-wait_for /dev/nullb0 || say "no /dev/nullb0"
+# null_blk is a module (cloud kernel) or built in (profiler kernel); either way it is in
+# /sys/module once loaded. A kernel without it gets no wait.
+if [ -d /sys/module/null_blk ]; then wait_for /dev/nullb0 || say "no /dev/nullb0"; else say "no null_blk"; fi
 LAB_OUTDEV=
 wait_for /sys/block/vda && LAB_OUTDEV=/dev/$(cd /sys/block && ls -d vd* | head -n 1)
 [ -n "$LAB_OUTDEV" ] || { say "no virtio output disk"; finish 1; }
@@ -62,12 +64,14 @@ reap_leftovers() {
 	done
 }
 
-say "kernel $(uname -r), $(nproc) cpus, up $(cut -d' ' -f1 /proc/uptime) s"
+# Which of the lab's kernels this is (run.sh boots one per kernel, all into the same host dir).
+read -r LAB_KERNEL < /lab/kernel
+say "kernel $(uname -r) ($LAB_KERNEL), $(nproc) cpus, up $(cut -d' ' -f1 /proc/uptime) s"
 # Every scenario must leave tracefs as it found it: the host compares against this.
 # The reset first also makes the kernel allocate its full ring buffers (any write to
 # set_event does), so buffer_size_kb reads the same before and after tracing.
 sh /lab/tracefs-state.sh --reset
-sh /lab/tracefs-state.sh > /out/tracefs-before.txt 2>&1
+sh /lab/tracefs-state.sh > "/out/tracefs-before-$LAB_KERNEL.txt" 2>&1
 while read -r name limit; do
 	[ -n "$name" ] || continue
 	dir=/out/$name

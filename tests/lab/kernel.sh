@@ -1,4 +1,5 @@
-# Sourced by tests/lab/run.sh: gets the lab's kernel and orders its modules.
+# Sourced by tests/lab/run.sh: gets the lab's kernel and orders its modules. (The second,
+# self-built kernel with the function profiler is tests/lab/kernel-build.sh.)
 #
 # The kernel is Debian 12's cloud kernel, unsigned flavour (6.1, full ftrace: function,
 # function_graph, kprobes, stack tracer, hist triggers). It is fetched with apt-get download
@@ -28,14 +29,17 @@ lab_kernel_pkg_name() {
 		grep -E '^linux-image-6\.1\.0-[0-9]+-cloud-amd64-unsigned$' | sort -V | tail -n 1
 }
 
-lab_kernel_download() { # cache dir -> prints the .deb path
+# apt-get download into a cache dir; prints the .deb's path. The package name comes from a
+# command, asked again after an apt-get update (the name may only be known then).
+lab_apt_download() { # cache dir, command printing the package name...
 	local cache=$1 pkg
-	pkg=$(lab_kernel_pkg_name)
+	shift
+	pkg=$("$@")
 	if [ -z "$pkg" ] || ! (cd "$cache" && apt-get download -q "$pkg" >&2); then
 		# A fresh machine or CI image may not have fetched the package lists yet.
-		echo "lab: kernel package not known to apt yet: running apt-get update" >&2
+		echo "lab: package ${pkg:-for the lab kernel} not known to apt yet: running apt-get update" >&2
 		apt-get update -qq >&2 || return 1
-		pkg=$(lab_kernel_pkg_name)
+		pkg=$("$@")
 		[ -n "$pkg" ] || return 1
 		(cd "$cache" && apt-get download -q "$pkg" >&2) || return 1
 	fi
@@ -51,7 +55,7 @@ lab_kernel_get() { # cache dir
 				     sort -V | tail -n 1)}
 	if [ -z "$LAB_KDEB" ]; then
 		command -v apt-get >/dev/null || { LAB_WHY="no apt-get to fetch the lab kernel"; return 1; }
-		LAB_KDEB=$(lab_kernel_download "$cache") ||
+		LAB_KDEB=$(lab_apt_download "$cache" lab_kernel_pkg_name) ||
 			{ LAB_WHY="could not download the lab kernel package with apt-get"; return 1; }
 	fi
 	LAB_KROOT=$cache/$(basename "$LAB_KDEB" .deb)

@@ -6,23 +6,28 @@
 T=/sys/kernel/tracing
 cd "$T" || exit 1
 
+# Kernels differ in which of these files they have (the profiler kernel has no kprobes,
+# the cloud kernel no function profiler): only existing ones are written, or read below.
+put() { [ -e "$2" ] && echo "$1" > "$2"; }
+
 if [ "${1:-}" = --reset ]; then
 	echo 0 > tracing_on
 	echo nop > current_tracer
+	put 0 function_profile_enabled
 	echo > set_event
 	echo > set_ftrace_filter
 	echo > set_ftrace_notrace
-	echo > set_graph_function
+	put '' set_graph_function
 	echo > set_ftrace_pid
 	echo > set_event_pid
 	for f in $(grep -l -v '^none$' events/*/*/filter 2>/dev/null); do echo 0 > "$f"; done
 	for f in $(grep -l '^[^#]' events/*/*/trigger 2>/dev/null); do
 		grep '^[^#]' "$f" | sed 's/ if .*//; s/^/!/' | while read -r t; do echo "$t" > "$f"; done
 	done
-	echo > kprobe_events
-	echo > uprobe_events
+	put '' kprobe_events
+	put '' uprobe_events
 	for d in instances/*; do [ -d "$d" ] && rmdir "$d"; done
-	echo 0 > /proc/sys/kernel/stack_tracer_enabled
+	put 0 /proc/sys/kernel/stack_tracer_enabled
 	echo 1 > tracing_on
 	exit 0
 fi
@@ -33,14 +38,16 @@ fi
 awk 'BEGIN {
 	for (i = 1; i < ARGC; i++) {
 		f = ARGV[i]; v = ""
-		while ((getline line < f) > 0)
+		if ((r = getline line < f) < 0)	# not on this kernel
+			continue
+		for (; r > 0; r = getline line < f)
 			if (line !~ /^#/)
 				v = v (v == "" ? "" : " ") line
 		close(f)
 		if (v ~ /expanded: /) { sub(/.*expanded: /, "", v); sub(/\).*/, "", v) }
 		print f "=" v
 	}
-}' tracing_on current_tracer trace_clock tracing_cpumask max_graph_depth buffer_size_kb \
+}' tracing_on current_tracer function_profile_enabled trace_clock tracing_cpumask max_graph_depth buffer_size_kb \
 	/proc/sys/kernel/stack_tracer_enabled set_event set_ftrace_filter set_ftrace_notrace \
 	set_graph_function set_ftrace_pid set_event_pid kprobe_events uprobe_events dynamic_events \
 	options/*
