@@ -62,7 +62,7 @@ int im_prepare(struct importer *im, const char *sql, sqlite3_stmt **st)
 	return im_sql_error(im, "prepare");
 }
 
-static int exec_file(struct importer *im, const char *path)
+int im_exec_file(struct importer *im, const char *path)
 {
 	const char *sql = sql_file_text(path);
 
@@ -222,7 +222,7 @@ static int run(struct importer *im, const char *db, bool show, struct import_res
 	uint64_t first = 0, last = 0;
 	int rc;
 
-	if ((rc = open_db(im, db)) || (rc = exec_file(im, "schema/tables.sql")) ||
+	if ((rc = open_db(im, db)) || (rc = im_exec_file(im, "schema/tables.sql")) ||
 	    (rc = im_exec(im, "BEGIN")) || (rc = plan_tables(im)))
 		return rc;
 	if ((rc = im_prepare(im, "INSERT INTO lost_events VALUES (?,?,?)", &im->lost_insert)) ||
@@ -241,7 +241,7 @@ static int run(struct importer *im, const char *db, bool show, struct import_res
 	if ((rc = meta_write(im, res, first, last)) || (rc = profile_import(im)) ||
 	    (rc = meta_event_types(im)) ||
 	    (rc = meta_tasks(im)) || (rc = plan_events_view(im)) ||
-	    (rc = exec_file(im, "schema/indexes.sql")))
+	    (rc = im_exec_file(im, "schema/indexes.sql")))
 		return rc;
 	return im_exec(im, "COMMIT");
 }

@@ -87,6 +87,8 @@ int profile_import(struct importer *im);
 
 /* import.c */
 int im_exec(struct importer *im, const char *sql);
+/* Run a built-in SQL file (schema/...). 0, or -errno with the error in im->err. */
+int im_exec_file(struct importer *im, const char *path);
 /* sqlite3_step + reset of an INSERT; 0, or -EIO with the error in im->err naming WHAT. */
 int im_step_done(struct importer *im, sqlite3_stmt *st, const char *what);
 int im_prepare(struct importer *im, const char *sql, sqlite3_stmt **st);

@@ -12,6 +12,8 @@
  *
  * Without the function_graph tracer in the kernel only Function and Hit are
  * printed. Lines whose second word is not a number (the headers) are skipped.
+ * Names are cut to 30 characters by the kernel: schema/profile_names.sql restores
+ * them from the recording's kallsyms where that is unambiguous.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -109,6 +111,8 @@ int profile_import(struct importer *im)
 	rc = dec_for_each_snapshot(im->dec, add_snapshot, &c);
 	if (rc == -EIO && !*im->err)
 		snprintf(im->err, im->errlen, "cannot read the SNAPSHOT sections again (file changed?)");
+	if (!rc)
+		rc = im_exec_file(im, "schema/profile_names.sql");
 out:
 	sqlite3_finalize(c.round);
 	sqlite3_finalize(c.row);

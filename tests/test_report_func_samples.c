@@ -76,6 +76,34 @@ static void test_funccount(void **state)
 	fx_close(db);
 }
 
+/*
+ * `workload bursts B K MS` under `ftrec funccount --profile -i SECS '*sys_getppid'`
+ * on the lab's profiler kernel: B*K calls in all (the profiler counts every task, and
+ * nothing else called getppid), and bursts MS ms apart land in different intervals.
+ */
+static void test_funccount_profile(void **state)
+{
+	sqlite3 *db = open_sample("funccount_profile");
+	long long b = recorded_arg(db, "workload bursts ");
+	long long k = recorded_arg(db, "workload bursts 3 ");
+	char *out;
+	char *argv[] = { "funccount", NULL };
+	char *by_interval[] = { "funccount", "-i", "0.5", NULL };
+
+	assert_int_equal(b, 3); /* the scenario's B, which the second lookup assumed */
+	assert_int_equal(fx_int(db, "SELECT value FROM meta WHERE key = 'function_profile'"), 1);
+	assert_int_equal(fx_report(report_funccount, db, &out, 1, argv), 0);
+	assert_int_equal(fx_int(db, "SELECT count(*) FROM fc_totals"), 1);
+	assert_int_equal(fx_int(db, "SELECT COUNT FROM fc_totals WHERE FUNC LIKE '%%sys_getppid'"), b * k);
+	assert_int_equal(fx_count_lines(out, "function profiler"), 1);
+	free(out);
+	assert_int_equal(fx_report(report_funccount, db, &out, 3, by_interval), 0);
+	assert_int_equal(fx_int(db, "SELECT sum(COUNT) FROM fc_interval_rows"), b * k);
+	assert_true(fx_int(db, "SELECT count(DISTINCT interval) FROM fc_interval_rows") >= b);
+	free(out);
+	fx_close(db);
+}
+
 /* M sleeps of MS ms (and shorter ones) under a USECS threshold: exactly the M long ones. */
 static void test_funcslower(void **state)
 {
@@ -183,6 +211,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_funccount),
+		cmocka_unit_test(test_funccount_profile),
 		cmocka_unit_test(test_funcslower),
 		cmocka_unit_test(test_funcgraph),
 		cmocka_unit_test(test_kprobe_read),

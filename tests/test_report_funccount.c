@@ -177,6 +177,31 @@ static void test_profile_intervals(void **state)
 	fx_close(db);
 }
 
+/*
+ * The kernel prints profiler names with "%-30.30s": a name cut to 30 characters gets
+ * its full kallsyms name back when exactly one symbol starts with it.
+ */
+static void test_profile_cut_names(void **state)
+{
+	sqlite3 *db;
+	const char *unique = "ext4_ext_handle_unwritten_extents_long"; /* 38 characters */
+	const char *twin_a = "security_inode_copy_up_xattr_x_one", *twin_b = "security_inode_copy_up_xattr_x_two";
+
+	assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
+	assert_int_equal(ftana_exec_sql_file(db, "schema/tables.sql"), 0);
+	fx_exec(db, "INSERT INTO symbols VALUES (1, '%s', 't', NULL), (2, '%s', 't', NULL), "
+		"(3, '%s', 't', NULL), (4, 'vfs_read', 'T', NULL)", unique, twin_a, twin_b);
+	fx_exec(db, "INSERT INTO function_profile(round, cpu, func, hits) VALUES "
+		"(0, 0, substr('%s', 1, 30), 7), (0, 0, substr('%s', 1, 30), 3), (0, 1, 'vfs_read', 2)",
+		unique, twin_a);
+	assert_int_equal(ftana_exec_sql_file(db, "schema/profile_names.sql"), 0);
+	assert_int_equal(fx_int(db, "SELECT hits FROM function_profile WHERE func = '%s'", unique), 7);
+	/* two symbols share the cut name: it stays as the kernel printed it */
+	assert_int_equal(fx_int(db, "SELECT hits FROM function_profile WHERE func = substr('%s', 1, 30)", twin_a), 3);
+	assert_int_equal(fx_int(db, "SELECT hits FROM function_profile WHERE func = 'vfs_read'"), 2);
+	fx_close(db);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -184,6 +209,7 @@ int main(void)
 		cmocka_unit_test(test_all_pids_top),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_profile_intervals),
+		cmocka_unit_test(test_profile_cut_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

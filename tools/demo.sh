@@ -44,7 +44,7 @@ for s in "${samples[@]}"; do
 	case $(basename "$f" .ftz) in
 	iolat|block*) show "$FTANA" report iolat "$f" --summary --hist ;;
 	tpoint)       show "$FTANA" report stacks "$f" ;;
-	funccount)    show "$FTANA" report funccount "$f" ;;
+	funccount*)   show "$FTANA" report funccount "$f" -i 0.5 ;;
 	funcslower)   show "$FTANA" report funcslower "$f" -t -P ;;
 	funcgraph)    show "$FTANA" report funcgraph "$f" --tree ;;
 	kprobe*)      show "$FTANA" report kprobe "$f" ;;

@@ -23,7 +23,8 @@ section=$(mktemp)
 	echo "## Kernel-lab captures"
 	echo
 	echo "Recorded by \`make samples\` in the kernel lab (tests/lab/, see its README.md): Debian's"
-	echo "\`${kpkg%%_*}\` $(echo "$kpkg" | cut -d_ -f2) under qemu (TCG, 2 CPUs), with"
+	echo "\`${kpkg%%_*}\` $(echo "$kpkg" | cut -d_ -f2) under qemu (TCG, 2 CPUs) unless an entry names"
+	echo "another kernel (the lab's own build with the function profiler, tests/lab/profiler.config), with"
 	echo "/dev/nullb0 a null_blk disk (\`queue_mode=2 irqmode=2 completion_nsec=2000000\`: every"
 	echo "request takes at least 2 ms). Each command ran as root in the guest, in the scenario's"
 	echo "output directory, with the tests/lab/*.c helpers (\`workload\`) in PATH. Most of each"
@@ -41,8 +42,11 @@ for cmd in "$OUT"/*/*.cmd; do
 		continue
 	fi
 	cp "$ftz" "samples/$name"
+	# The kernel that recorded it, from the capture's own INFO (uname -r in the guest).
+	release=$("$BUILD/ftana" sql "$ftz" "SELECT value FROM meta WHERE key = 'uname_release'" --csv | sed 1d)
+	case $release in *-lab-profiler) on=", kernel $release (built by the lab)" ;; *) on= ;; esac
 	{
-		echo "- \`$name\` ($(((size + 1023) / 1024)) KiB), scenario tests/lab/scenarios/$scen.guest.sh:"
+		echo "- \`$name\` ($(((size + 1023) / 1024)) KiB)$on, scenario tests/lab/scenarios/$scen.guest.sh:"
 		echo
 		echo '  ```'
 		sed 's/^/  /' "$cmd"
