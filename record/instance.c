@@ -410,30 +410,6 @@ static int use_top_level(struct rec *r)
 	return 0;
 }
 
-int rec_exclude_self(struct rec *r)
-{
-	char p[PATH_MAX], *list = r->notrace_pids;
-	size_t size = sizeof(r->notrace_pids), len;
-
-	if (!tfs_exists(tfs_path(p, "%s/set_event_notrace_pid", r->dir)))
-		return 0; /* before 5.8: ftrec's own events stay in the recording */
-	len = (size_t)snprintf(list, size, "%d", (int)getpid());
-	for (int i = 0; r->cpus && i < r->nr_cpus && len < size; i++)
-		if (r->cpus[i].started)
-			len += (size_t)snprintf(list + len, size - len, " %d", atomic_load(&r->cpus[i].tid));
-	if (len >= size) { /* hundreds of CPUs: more ids than fit; the list is cut at a space */
-		char *cut = strrchr(list, ' ');
-		if (cut)
-			*cut = '\0';
-	}
-	if (set(r, "set_event_notrace_pid", list) < 0)
-		return -1;
-	if (r->o->tracer && tfs_exists(tfs_path(p, "%s/set_ftrace_notrace_pid", r->dir)) &&
-	    set(r, "set_ftrace_notrace_pid", list) < 0)
-		return -1;
-	return 0;
-}
-
 int rec_set_pid(struct rec *r, pid_t pid, int with_children)
 {
 	if (set_number(r, "set_event_pid", (unsigned long long)pid) < 0)

@@ -238,8 +238,8 @@ int meta_write_end(struct rec *r)
 		return -ENOMEM;
 	kv(f, "stop_reason", "%s", r->stop_reason ? r->stop_reason : "unknown");
 	kv(f, "end_wall_ns", "%llu", (unsigned long long)r->end_wall_ns);
-	if (r->notrace_pids[0])
-		kv(f, "notrace_pids", "%s", r->notrace_pids);
+	if (r->self_tids[0])
+		kv(f, "ftrec_tids", "%s", r->self_tids);
 	if (r->end_trace_ns)
 		kv(f, "end_trace_ns", "%llu", (unsigned long long)r->end_trace_ns);
 	for (int i = 0; i < r->nr_cpus; i++) {

@@ -60,7 +60,7 @@ struct rec {
 	uint32_t subbuf_size;
 	char clock[32];
 	char kprobe_group[32];
-	char notrace_pids[4096];  /* "tid tid ...": ftrec's threads kept out, "" if not */
+	char self_tids[4096];     /* "tid tid ...": ftrec's own threads (END ftrec_tids) */
 	struct rec_event *events;
 	size_t nr_events;
 	struct cpu_capture *cpus;
@@ -87,12 +87,6 @@ struct rec {
 int rec_find_tracefs(struct rec *r);
 int rec_setup(struct rec *r);
 int rec_tracing_on(struct rec *r, int on);
-/*
- * Keep ftrec's own threads (main + readers) out of the recording where the kernel can
- * (set_event_notrace_pid / set_ftrace_notrace_pid, 5.8): a whole-system capture of
- * syscalls or functions would otherwise record ftrec reading and writing the pages.
- */
-int rec_exclude_self(struct rec *r);
 /* Limit events (and the function tracers) to pid; with_children: and its future children. */
 int rec_set_pid(struct rec *r, pid_t pid, int with_children);
 /* Write DIR/NAME through the undo log; a refusal is printed with the kernel's reason. 0 or -errno. */
@@ -105,6 +99,8 @@ void rec_kernel_error(struct rec *r, const char *what, const char *path, int err
 /* capture.c */
 /* Starts one reader per CPU; returns once each has its thread id set. */
 int capture_start(struct rec *r);
+/* ftrec's own thread ids ("main reader reader ...") into r->self_tids. */
+void capture_list_threads(struct rec *r);
 void capture_stop(struct rec *r);
 void capture_close(struct rec *r);
 

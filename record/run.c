@@ -247,8 +247,9 @@ int record_run(const struct record_opts *o)
 	take_time_pair(r, &r->start_wall_ns, &r->start_trace_ns);
 	if (meta_write_info(r) < 0 || meta_write_start_files(r) < 0)
 		goto cleanup;
-	if (capture_start(r) < 0 || rec_exclude_self(r) < 0)
+	if (capture_start(r) < 0)
 		goto cleanup;
+	capture_list_threads(r);
 	meta_read_stats(r, 0);
 	take_time_pair(r, &r->start_wall_ns, &r->start_trace_ns);
 	if (rec_tracing_on(r, 1) < 0) {

@@ -159,14 +159,16 @@ for bad in "-D 254" "-D x,1" "-i a\"b"; do
 	fi
 done
 # Losses: ftrec is stopped (SIGSTOP) while 2000 writes overflow its 1 KB buffers,
-# then 200 writes of 8 KiB follow. The report must say so at the top with the count
-# the kernel's own overrun counter gives, pair nothing across the gap, and list
-# every write after it.
+# then 50 writes of 8 KiB follow, one dd each. The report must say so at the top with
+# the count the kernel's own overrun counter gives, pair nothing across the gap, and
+# list every write after it. (One dd per write paces them, so the resumed ftrec keeps
+# up with its 1 KB buffer.)
 "$FTREC" iolat -q -b 1 -o "$work/lossy.ftz" -- sh -c 'kill -STOP $PPID
 	dd if=/dev/zero of="$1" bs=4k count=2000 oflag=direct conv=notrunc status=none
-	kill -CONT $PPID; sleep 0.2
-	dd if=/dev/zero of="$1" bs=8k count=200 oflag=direct conv=notrunc status=none' sh \
-	"$work/data" 2>"$work/lossy.err" || { fail "ftrec iolat (lossy) failed:"; cat "$work/lossy.err"; }
+	kill -CONT $PPID; sleep 0.5
+	for i in $(seq 50); do
+		dd if=/dev/zero of="$1" bs=8k count=1 oflag=direct conv=notrunc status=none
+	done' sh "$work/data" 2>"$work/lossy.err" || { fail "ftrec iolat (lossy) failed:"; cat "$work/lossy.err"; }
 q() { "$FTANA" sql "$work/lossy.ftz" "$1" --csv | tail -n 1; }
 overrun=$(q "select sum(overrun) from cpu_stats_delta")
 assert_ge "events the kernel overwrote while ftrec was stopped" 1 "$overrun"
@@ -175,7 +177,9 @@ assert_contains "first line: the loss and the kernel's count" <(head -n 1 "$work
 	"^WARNING: the capture lost $overrun events "
 assert_eq "pairs spanning a loss" 0 "$(q "select count(*) from io, lost_events l
 	where io.issue_ts < l.ts and io.complete_ts >= l.ts")"
-assert_eq "8 KiB writes after the loss listed" 200 \
+assert_eq "8 KiB write issues recorded after the loss (dd made 50)" 50 \
+	"$(q "select count(*) from block_rq_issue where bytes = 8192")"
+assert_eq "8 KiB writes after the loss listed" 50 \
 	"$(awk '$1 == "dd" && $6 == 8192' "$work/lossy.txt" | wc -l)"
 assert_no_leftovers
 finish
