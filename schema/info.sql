@@ -30,7 +30,12 @@ UNION ALL SELECT 12, 'size', (SELECT CASE WHEN r.value > 0
 	ELSE printf('file %d bytes', f.value) END
 	FROM m r, m s, m f WHERE r.key = 'page_bytes_raw' AND s.key = 'page_bytes_stored'
 	AND f.key = 'source_size')
-UNION ALL SELECT 13, 'format', (SELECT value FROM m WHERE key = 'source_format');
+UNION ALL SELECT 13, 'format', (SELECT value FROM m WHERE key = 'source_format')
+-- funccount --profile: the counts are profiler rounds, not events.
+UNION ALL SELECT 14, 'profile', (SELECT printf('function profiler: %d rounds over %.3f s; functions hit: %d',
+	count(*), (max(mono_ns) - min(mono_ns)) / 1e9,
+	(SELECT count(DISTINCT func) FROM function_profile)) FROM profile_rounds HAVING count(*) > 0)
+UNION ALL SELECT 15, 'ftrec tids', (SELECT value FROM m WHERE key = 'ftrec_tids');
 
 CREATE TEMP VIEW IF NOT EXISTS info_event_counts AS
 SELECT table_name AS type, system, count FROM event_types
