@@ -113,6 +113,5 @@ const char *dec_file(const struct dec *d, const char *name, int phase, size_t *l
 struct ftz_snapshot;
 typedef int (*dec_snapshot_fn)(void *ctx, const struct ftz_snapshot *snap);
 int dec_for_each_snapshot(struct dec *d, dec_snapshot_fn fn, void *ctx);
-size_t dec_nr_snapshots(const struct dec *d);
 
 #endif /* DECODE_H */

@@ -61,11 +61,6 @@ int dmeta_add_snapshot(struct dec *d, uint64_t offset)
 	return 0;
 }
 
-size_t dec_nr_snapshots(const struct dec *d)
-{
-	return d->nr_snapshots;
-}
-
 int dec_for_each_snapshot(struct dec *d, dec_snapshot_fn fn, void *ctx)
 {
 	char err[256];

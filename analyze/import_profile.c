@@ -27,7 +27,6 @@
 struct profile_ctx {
 	struct importer *im;
 	sqlite3_stmt *round, *row;
-	int64_t last_round;
 };
 
 /* "  name  hits [time us ...]": 1 and the fields, or 0 for a header / odd line. */
@@ -85,24 +84,20 @@ static int add_snapshot(void *ctx, const struct ftz_snapshot *snap)
 
 	if (sscanf(snap->name, "trace_stat/function%u%n", &cpu, &end) != 1 || snap->name[end])
 		return 0; /* another kind of snapshot: not ours */
-	if (snap->time.round != c->last_round) {
-		sqlite3_bind_int64(c->round, 1, snap->time.round);
-		sqlite3_bind_int64(c->round, 2, (int64_t)snap->time.mono_ns);
-		sqlite3_bind_int64(c->round, 3, (int64_t)snap->time.wall_ns);
-		if (im_step_done(c->im, c->round, "profile_rounds"))
-			return -EIO;
-		c->last_round = snap->time.round;
-	}
+	/* Every CPU's table of a round carries the round's times: the first one inserts it. */
+	sqlite3_bind_int64(c->round, 1, snap->time.round);
+	sqlite3_bind_int64(c->round, 2, (int64_t)snap->time.mono_ns);
+	sqlite3_bind_int64(c->round, 3, (int64_t)snap->time.wall_ns);
+	if (im_step_done(c->im, c->round, "profile_rounds"))
+		return -EIO;
 	return add_table(c, snap, cpu);
 }
 
 int profile_import(struct importer *im)
 {
-	struct profile_ctx c = { .im = im, .last_round = -1 };
+	struct profile_ctx c = { .im = im };
 	int rc;
 
-	if (!dec_nr_snapshots(im->dec))
-		return 0;
 	if ((rc = im_prepare(im, "INSERT OR IGNORE INTO profile_rounds VALUES (?,?,?)", &c.round)) ||
 	    (rc = im_prepare(im, "INSERT INTO function_profile VALUES (?,?,?,?,?)"
 			     " ON CONFLICT DO UPDATE SET hits = hits + excluded.hits,"

@@ -63,21 +63,6 @@ static int print_intervals(sqlite3 *db, double interval_s)
 	return rc;
 }
 
-/* Rounds of the function profiler in the capture (0: recorded as events). */
-static int64_t profile_rounds(sqlite3 *db)
-{
-	int64_t n = 0;
-	sqlite3_stmt *st;
-
-	if (!rf_has_table(db, "profile_rounds") ||
-	    sqlite3_prepare_v2(db, "SELECT count(*) FROM profile_rounds", -1, &st, NULL))
-		return 0;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		n = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return n;
-}
-
 /* Counts from the profiler's rounds: intervals start at round 0, rates over the rounds' span. */
 static int from_profile(sqlite3 *db, double interval, int64_t *len)
 {
@@ -134,7 +119,9 @@ int report_funccount(sqlite3 *db, int argc, char **argv)
 		default: fputs(usage, stderr); return FTANA_EXIT_ERROR;
 		}
 	}
-	bool profile = profile_rounds(db) > 0;
+	/* The recording says which mode it used (INFO function_profile, `ftrec funccount --profile`). */
+	int64_t profiled = 0;
+	bool profile = rf_meta_int(db, "function_profile", &profiled) && profiled == 1;
 	if (!profile && !rf_has_table(db, "function"))
 		return rf_missing("funccount", "function", "record with 'ftrec funccount'");
 	if (profile && pid >= 0) {
