@@ -12,7 +12,7 @@
 #                     prepared statement in one transaction, same pragmas
 #   trace-cmd report  > /dev/null, events/s. `trace-cmd record` cannot run on this
 #                     host (it needs /proc/sys/kernel/ftrace_enabled: EPERM), so it
-#                     reads ../shared/testdata/tracedat/langraph-5.15-x86_64-v7.dat
+#                     reads tests/data/tracedat/langraph-5.15-x86_64-v7.dat
 #                     (41,400 events incl. 20,700 stacks), and `ftana db` reads the
 #                     same trace.dat: the same file through both (a small one: start-up
 #                     costs weigh more than on the 5 M capture).
@@ -27,7 +27,7 @@ TRACEFS=/sys/kernel/tracing
 FTREC=$PWD/$BUILD/ftrec FTANA=$PWD/$BUILD/ftana FTZDUMP=$PWD/$BUILD/ftzdump
 GEN=$PWD/$BUILD/bench/getpid_gen CEIL=$PWD/$BUILD/bench/insert_ceiling
 DECODE=$PWD/$BUILD/bench/decode_only
-TRACEDAT=../shared/testdata/tracedat/langraph-5.15-x86_64-v7.dat TRACEDAT_EVENTS=41400
+TRACEDAT=${TESTDATA:-tests/data}/tracedat/langraph-5.15-x86_64-v7.dat TRACEDAT_EVENTS=41400
 
 if [ "$(id -u)" != 0 ]; then echo "needs root (records with ftrec)"; exit 77; fi
 if [ ! -d $TRACEFS/events/syscalls/sys_enter_getpid ]; then

@@ -32,7 +32,9 @@
 #include "analyze/import.h"
 #include "tests/analyze_fixture.h"
 
-#define TARBALL "../shared/testdata/rawpages/schedviz-sched-rawpages.tar.gz"
+/* Relative to the repository root, where tests/run.sh runs us; TESTDATA overrides. */
+#define TESTDATA_DEFAULT "tests/data"
+#define TARBALL_IN_TESTDATA "rawpages/schedviz-sched-rawpages.tar.gz"
 #define MAX_EVENTS 40000
 
 struct truth_event {
@@ -106,15 +108,23 @@ static int build_truth(void)
 
 static int group_setup(void **state)
 {
-	char cmd[512];
+	char cmd[1024], tarball[512];
+	const char *testdata = getenv("TESTDATA");
 	struct stat st;
 
+	snprintf(tarball, sizeof(tarball), "%s/%s", testdata ? testdata : TESTDATA_DEFAULT,
+		 TARBALL_IN_TESTDATA);
+	if (access(tarball, R_OK) != 0) {
+		fprintf(stderr, "test data %s missing (run from the repository root or set TESTDATA)\n",
+			tarball);
+		return -1;
+	}
 	strcpy(dir, "/tmp/test_analyze.XXXXXX");
 	if (!mkdtemp(dir))
 		return -1;
-	snprintf(cmd, sizeof(cmd), "tar xzf %s -C %s", TARBALL, dir);
+	snprintf(cmd, sizeof(cmd), "tar xzf '%s' -C %s", tarball, dir);
 	if (system(cmd) != 0) {
-		fprintf(stderr, "cannot extract %s\n", TARBALL);
+		fprintf(stderr, "cannot extract %s\n", tarball);
 		return -1;
 	}
 	snprintf(ftz, sizeof(ftz), "%s/sched.ftz", dir);

@@ -2,7 +2,7 @@
 # ftzdump against ground truth it did not compute, and FORMAT.md against a
 # second implementation:
 #  1. `ftzdump --raw` on a real trace_pipe_raw capture published elsewhere
-#     (../shared/testdata: google/schedviz, 404 pages, 28,922 events);
+#     (tests/data, see its README.md: google/schedviz, 404 pages, 28,922 events);
 #  2. the same pages packed into a .ftz by an independent writer written from
 #     format/FORMAT.md alone (Python below: own CRC-32C, own layout code), read
 #     by ftzdump through libftz: same counts, names from the stored format files;
@@ -10,7 +10,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 FTZDUMP=${FTZDUMP:-$PWD/${BUILD:-build}/ftzdump}
-DATA=${TESTDATA:-$PWD/../shared/testdata}/rawpages/schedviz-sched-rawpages.tar.gz
+DATA=${TESTDATA:-$PWD/tests/data}/rawpages/schedviz-sched-rawpages.tar.gz
 [ -x "$FTZDUMP" ] || { echo "FAIL: $FTZDUMP not built"; exit 1; }
 [ -f "$DATA" ] || { echo "FAIL: test data $DATA missing"; exit 1; }
 command -v python3 >/dev/null || { echo "python3 not installed"; exit 77; }

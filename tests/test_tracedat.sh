@@ -6,7 +6,7 @@
 # the funcgraph report of the 32-bit file, and damaged (cut) copies.
 . "$(dirname "$0")/lib.sh"
 FTANA=${FTANA:-$ROOT_DIR/$BUILD/san/ftana}
-TESTDATA=${TESTDATA:-$ROOT_DIR/../shared/testdata}
+TESTDATA=${TESTDATA:-$ROOT_DIR/tests/data}
 require_bin "$FTANA"
 if ! command -v trace-cmd >/dev/null; then
 	echo "trace-cmd not installed: it is the ground truth here (make deps installs it)"
