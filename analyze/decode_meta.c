@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analyze/decode_int.h"
+#include "analyze/ftrace_names.h"
 
 /* Keep a copy of a FILE section; a later snapshot of the same name and phase replaces it. */
 int dmeta_add_file(struct dec *d, const struct ftz_file *f)
@@ -182,6 +183,7 @@ int dmeta_load_tep(struct dec *d, char *err, size_t errlen)
 	text = dec_file(d, "/proc/kallsyms", -1, NULL);
 	if (text && *text)
 		tep_parse_kallsyms(d->tep, text);
+	ftrace_name_functions(d->tep); /* a pre-%ps kernel's function events, by name */
 	text = dec_file(d, "saved_cmdlines", -1, NULL);
 	if (text && *text)
 		tep_parse_saved_cmdlines(d->tep, text);

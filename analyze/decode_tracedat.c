@@ -16,6 +16,8 @@
  * Absent: event format texts (event_types.format is NULL), saved_tgids, START stats,
  * SNAPSHOT sections, page counts and sizes (meta pages / page_bytes_* are 0).
  * Only the top-level buffer is read (not trace-cmd's extra buffer instances).
+ * Old kernels' ftrace:function format prints numbers; ftrace_names.c names them as
+ * trace-cmd's function plugin does (we load no plugins).
  *
  * Damage: a file libtracecmd cannot open (cut in its headers, options or v6 CPU
  * data) is reported as damaged before anything is imported, as trace-cmd report
@@ -31,6 +33,7 @@
 #include <trace-cmd/trace-cmd.h>
 
 #include "analyze/decode_int.h"
+#include "analyze/ftrace_names.h"
 
 #define DAT_MAGIC "\x17\x08\x44tracing"
 #define DAT_MAGIC_LEN 10
@@ -295,6 +298,7 @@ int dat_open(struct dec *d, char *err, size_t errlen)
 		return -EBADMSG;
 	}
 	d->tep = tracecmd_get_tep(d->dat->in);
+	ftrace_name_functions(d->tep);
 	d->long_size = tep_get_long_size(d->tep);
 	d->big_endian = tep_is_file_bigendian(d->tep);
 	d->stats.nr_cpus = tracecmd_cpus(d->dat->in);

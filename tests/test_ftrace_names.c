@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_ftrace_names.c - analyze/ftrace_names.c: a function event whose format prints
+ * numbers (4.13's " %lx <-- %lx") is printed with the names of the kallsyms written
+ * here, as a %ps format prints it; formats that name functions themselves, or lack the
+ * fields, are left to libtraceevent. Records are built by hand, 32-bit little-endian,
+ * so every expected name is known from the symbol table below.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+#include <traceevent/event-parse.h>
+#include <traceevent/trace-seq.h>
+
+#include "analyze/ftrace_names.h"
+
+#define COMMON_FIELDS                                                                   \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"          \
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"          \
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"  \
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+
+#define IP_FIELDS                                                                       \
+	"\tfield:unsigned long ip;\toffset:8;\tsize:4;\tsigned:0;\n"                    \
+	"\tfield:unsigned long parent_ip;\toffset:12;\tsize:4;\tsigned:0;\n\n"
+
+/* The 4.13 i686 file's format, word for word. */
+static const char old_format[] = "name: function\nID: 1\nformat:\n" COMMON_FIELDS IP_FIELDS
+	"print fmt: \" %lx <-- %lx\", REC->ip, REC->parent_ip\n";
+/* This machine's (6.x) format. */
+static const char ps_format[] = "name: function\nID: 1\nformat:\n" COMMON_FIELDS IP_FIELDS
+	"print fmt: \" %ps <-- %ps\", (void *)REC->ip, (void *)REC->parent_ip\n";
+/* An old-style format whose second field has another name: nothing to name by. */
+static const char odd_format[] = "name: function\nID: 1\nformat:\n" COMMON_FIELDS
+	"\tfield:unsigned long ip;\toffset:8;\tsize:4;\tsigned:0;\n"
+	"\tfield:unsigned long caller;\toffset:12;\tsize:4;\tsigned:0;\n\n"
+	"print fmt: \" %lx <-- %lx\", REC->ip, REC->caller\n";
+
+static char kallsyms[] = "c6400000 T _stext\n"
+			 "c644ae30 T switch_mm_irqs_off\n"
+			 "c699a000 t __schedule\n"
+			 "c699b000 T schedule\n"
+			 "c699c000 T _etext\n"; /* libtraceevent bounds the last function by the next */
+
+/* The INFO text of one function event, ip/parent_ip as given, after FORMAT. */
+static void info_of(const char *format, uint32_t ip, uint32_t parent_ip, char *out, size_t len)
+{
+	struct tep_handle *tep = tep_alloc();
+	unsigned char data[16] = { 1, 0, 0, 0, 79, 0, 0, 0 };
+	struct tep_record rec = { .data = data, .size = sizeof(data) };
+	struct trace_seq s;
+
+	assert_non_null(tep);
+	tep_set_long_size(tep, 4);
+	tep_set_file_bigendian(tep, TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, TEP_LITTLE_ENDIAN);
+	assert_int_equal(tep_parse_event(tep, format, strlen(format), "ftrace"), 0);
+	char ks[sizeof(kallsyms)];
+	memcpy(ks, kallsyms, sizeof(ks)); /* tep_parse_kallsyms cuts its buffer up */
+	assert_int_equal(tep_parse_kallsyms(tep, ks), 0);
+	ftrace_name_functions(tep);
+	for (int i = 0; i < 4; i++) {
+		data[8 + i] = (uint8_t)(ip >> (8 * i));
+		data[12 + i] = (uint8_t)(parent_ip >> (8 * i));
+	}
+	trace_seq_init(&s);
+	tep_print_event(tep, &s, &rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&s);
+	snprintf(out, len, "%s", s.buffer);
+	trace_seq_destroy(&s);
+	tep_free(tep);
+}
+
+static void old_format_prints_names(void **state)
+{
+	char text[256];
+
+	(void)state;
+	/* the first event of the i686 capture: trace-cmd names it so */
+	info_of(old_format, 0xc644ae30, 0xc699a65a, text, sizeof(text));
+	assert_string_equal(text, " switch_mm_irqs_off <-- __schedule");
+}
+
+static void unknown_address_prints_hex(void **state)
+{
+	char text[256];
+
+	(void)state;
+	/* below the first symbol: nothing names it */
+	info_of(old_format, 0xc0001000, 0xc699b010, text, sizeof(text));
+	assert_string_equal(text, " 0xc0001000 <-- schedule");
+}
+
+static void ps_format_is_the_kernels(void **state)
+{
+	char text[256];
+
+	(void)state;
+	info_of(ps_format, 0xc644ae30, 0xc699a65a, text, sizeof(text));
+	assert_string_equal(text, " switch_mm_irqs_off <-- __schedule");
+}
+
+static void format_without_parent_ip_untouched(void **state)
+{
+	char text[256];
+
+	(void)state;
+	info_of(odd_format, 0xc644ae30, 0xc699a65a, text, sizeof(text));
+	assert_string_equal(text, " c644ae30 <-- c699a65a");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(old_format_prints_names),
+		cmocka_unit_test(unknown_address_prints_hex),
+		cmocka_unit_test(ps_format_is_the_kernels),
+		cmocka_unit_test(format_without_parent_ip_untouched),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
