@@ -1,0 +1,220 @@
+# SPDX-License-Identifier: MIT
+"""ftzgen.py - builds .ftz and trace.dat files byte by byte, from format/FORMAT.md and
+trace-cmd's trace-cmd.dat(5) v6 layout alone (python3 stdlib only), so the hostile
+captures of gen.py can say exactly what they declare. Nothing here calls our C code:
+a capture's ground truth is what this file wrote.
+"""
+import struct
+
+# ------------------------------------------------------------------ checksums, zstd
+_CRC_TABLE = []
+for _i in range(256):
+    _c = _i
+    for _ in range(8):
+        _c = (_c >> 1) ^ (0x82F63B78 if _c & 1 else 0)
+    _CRC_TABLE.append(_c)
+
+
+def crc32c(data, crc=0):
+    crc ^= 0xFFFFFFFF
+    table = _CRC_TABLE
+    for b in data:
+        crc = (crc >> 8) ^ table[(crc ^ b) & 0xFF]
+    return crc ^ 0xFFFFFFFF
+
+
+assert crc32c(b"123456789") == 0xE3069283
+
+
+def zstd_frame(prefix, fill_len, fill_byte=0):
+    """A valid zstd frame (RFC 8878) decompressing to PREFIX + FILL_LEN bytes of
+    FILL_BYTE: a raw block, then RLE blocks of 128 KiB that cost 4 bytes each.
+    This is the decompression bomb: 1 GiB declared in 32 KiB."""
+    total = len(prefix) + fill_len
+    # Frame header descriptor: content size in 8 bytes (flag 3), single segment.
+    out = bytearray(struct.pack("<IB", 0xFD2FB528, 0xE0) + struct.pack("<Q", total))
+    blocks = []
+    if prefix:
+        blocks.append((0, len(prefix), bytes(prefix)))          # raw block
+    left = fill_len
+    while left:
+        n = min(left, 128 * 1024)
+        blocks.append((1, n, bytes([fill_byte])))                # RLE block
+        left -= n
+    for i, (btype, size, content) in enumerate(blocks):
+        last = 1 if i == len(blocks) - 1 else 0
+        hdr = last | (btype << 1) | (size << 3)
+        out += struct.pack("<I", hdr)[:3] + content
+    return bytes(out)
+
+
+# ------------------------------------------------------------------ .ftz container
+MAGIC = b"\x89FTZ\r\n\x1a\n"
+INFO, FILE, PAGES, END, SNAPSHOT = 1, 2, 3, 4, 5
+FLAG_ZSTD = 1
+
+
+def section(stype, payload, flags=0, raw_len=None):
+    raw_len = len(payload) if raw_len is None else raw_len
+    hdr = struct.pack("<IIQQI", stype, flags, len(payload), raw_len, crc32c(payload))
+    return hdr + struct.pack("<I", crc32c(hdr)) + payload
+
+
+def header():
+    return MAGIC + struct.pack("<HHI", 1, 1, 0)
+
+
+def info_sec(kv, raw=b""):
+    text = "".join(f"{k}={v}\n" for k, v in kv.items()).encode()
+    return section(INFO, text + raw)
+
+
+def file_payload(name, data, phase=0):
+    n = name.encode("utf-8", "surrogateescape") if isinstance(name, str) else name
+    return struct.pack("<BBH", phase, 0, len(n)) + n + data
+
+
+def file_sec(name, data, phase=0):
+    return section(FILE, file_payload(name, data, phase))
+
+
+def pages_sec(cpu, pages, page_size=4096):
+    return section(PAGES, struct.pack("<IIII", cpu, page_size, len(pages), 0) + b"".join(pages))
+
+
+def end_sec(text=b"stop_reason=test\n"):
+    return section(END, text)
+
+
+# ------------------------------------------------------------------ ring buffer pages
+HEADER_PAGE = (b"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+               b"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
+               b"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
+               b"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:0;\n")
+
+
+def ring_page(records, ts0, page_size=4096):
+    """One 64-bit little-endian sub-buffer: records are (time_delta, data) with
+    data padded to 4 bytes, at most 112 bytes (type_len = len / 4 in the header)."""
+    body = bytearray()
+    for delta, data in records:
+        data = bytes(data) + b"\0" * (-len(data) % 4)
+        assert 4 <= len(data) <= 112 and delta < (1 << 27)
+        body += struct.pack("<I", (len(data) // 4) | (delta << 5)) + data
+    assert len(body) <= page_size - 16
+    page = struct.pack("<QQ", ts0, len(body)) + body
+    return page + b"\0" * (page_size - len(page))
+
+
+def common(type_id, pid, flags=0, preempt=0):
+    return struct.pack("<HBBi", type_id, flags, preempt, pid)
+
+
+COMMON_FIELDS = ("\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+                 "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+                 "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+                 "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n")
+
+
+def event_format(name, type_id, fields, print_fmt, common_fields=COMMON_FIELDS):
+    """fields: (declaration, offset, size, signed) after the common ones."""
+    text = f"name: {name}\nID: {type_id}\nformat:\n" + common_fields
+    for decl, off, size, signed in fields:
+        text += f"\tfield:{decl};\toffset:{off};\tsize:{size};\tsigned:{signed};\n"
+    return (text + f"\nprint fmt: {print_fmt}\n").encode("utf-8", "surrogateescape")
+
+
+# The well-behaved event every capture carries beside its hostile part: "good:ev",
+# an int x and a string, so the tests can count what survived.
+GOOD_ID = 1000
+
+
+def good_format(name="ev", type_id=GOOD_ID):
+    return event_format(name, type_id, [("int x", 8, 4, 1), ("__data_loc char[] s", 12, 4, 0)],
+                        '"x=%d s=%s", REC->x, __get_str(s)')
+
+
+def good_record(x, s=b"hello", type_id=GOOD_ID, pid=4242):
+    s = bytes(s) + b"\0"
+    return common(type_id, pid) + struct.pack("<iI", x, (len(s) << 16) | 16) + s
+
+
+class Capture:
+    """An .ftz under construction: INFO, FILE sections, then PAGES, then END."""
+
+    def __init__(self, nr_cpus=1, info_extra=None):
+        self.info = {"ftz_version": "1.1", "hostname": "hostile", "page_size": 4096,
+                     "subbuf_size": 4096, "long_size": 8, "endian": "little", "clock": "mono",
+                     "nr_cpus": nr_cpus, "preset": "record", "events": "good:ev"}
+        self.info.update(info_extra or {})
+        self.info_raw = b""
+        self.files = [("events/header_page", HEADER_PAGE)]
+        self.extra = []        # raw sections after the FILE ones
+        self.records = {}      # cpu -> [(delta, data)]
+        self.end = True
+
+    def event(self, system, fmt):
+        self.files.append((f"events/{system}/{fmt_name(fmt)}/format", fmt))
+
+    def record(self, data, cpu=0, delta=1000):
+        self.records.setdefault(cpu, []).append((delta, data))
+
+    def build(self):
+        out = bytearray(header() + info_sec(self.info, self.info_raw))
+        for name, data in self.files:
+            out += file_sec(name, data)
+        out += b"".join(self.extra)
+        for cpu in sorted(self.records):
+            recs, page, used = self.records[cpu], [], 0
+            pages = []
+            for r in recs:
+                size = 4 + len(r[1]) + (-len(r[1]) % 4)
+                if used + size > 4096 - 16:
+                    pages.append(ring_page(page, 1000000 + 1000000 * len(pages)))
+                    page, used = [], 0
+                page.append(r)
+                used += size
+            if page:
+                pages.append(ring_page(page, 1000000 + 1000000 * len(pages)))
+            out += pages_sec(cpu, pages)
+        if self.end:
+            out += end_sec()
+        return bytes(out)
+
+
+def fmt_name(fmt):
+    return fmt.split(b"\n", 1)[0].split(b":", 1)[1].strip().decode("utf-8", "surrogateescape")
+
+
+# ------------------------------------------------------------------ trace-cmd trace.dat v6
+def tracedat_v6(systems, records, cmdlines=b"", kallsyms=b"", printk=b""):
+    """A one-CPU trace.dat, version 6 (trace-cmd.dat(5)): systems is
+    [(name bytes, [format bytes])]; records as for ring_page. System names are
+    NUL-terminated strings with no length or character limit in this format."""
+    page_size = 4096
+    out = bytearray(b"\x17\x08\x44tracing6\0")
+    out += struct.pack("<BBI", 0, 8, page_size)          # little endian, long 8
+    out += b"header_page\0" + struct.pack("<Q", len(HEADER_PAGE)) + HEADER_PAGE
+    hdr_event = (b"# compressed entry header\n\ttype_len    :    5 bits\n"
+                 b"\ttime_delta  :   27 bits\n\tarray       :   32 bits\n\n"
+                 b"\tpadding     : type == 29\n\ttime_extend : type == 30\n"
+                 b"\ttime_stamp : type == 31\n\tdata max type_len  == 28\n")
+    out += b"header_event\0" + struct.pack("<Q", len(hdr_event)) + hdr_event
+    out += struct.pack("<I", 0)                           # ftrace formats
+    out += struct.pack("<I", len(systems))
+    for name, fmts in systems:
+        out += name + b"\0" + struct.pack("<I", len(fmts))
+        for f in fmts:
+            out += struct.pack("<Q", len(f)) + f
+    out += struct.pack("<I", len(kallsyms)) + kallsyms
+    out += struct.pack("<I", len(printk)) + printk
+    out += struct.pack("<Q", len(cmdlines)) + cmdlines
+    out += struct.pack("<I", 1)                           # cpus
+    out += b"options  \0" + struct.pack("<H", 0)          # no options
+    out += b"flyrecord\0"
+    data_off = len(out) + 16
+    data_off += -data_off % page_size
+    out += struct.pack("<QQ", data_off, page_size)
+    out += b"\0" * (data_off - len(out))
+    out += ring_page(records, 1000000, page_size)
+    return bytes(out)

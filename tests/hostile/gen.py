@@ -1,0 +1,352 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""gen.py OUTDIR - write one hostile capture per class of issue 10 into OUTDIR, and
+OUTDIR/MANIFEST saying what ftana must do with each (tests/test_hostile.sh checks it).
+
+Every capture is small (a few KB, the bombs ~100 KB; files_250k ~12 MB) and is
+built from the format spec by ftzgen.py, never by our C code.
+
+MANIFEST: one line per run, tab-separated:
+    CASE  FILE  COMMAND  EXITS  RSS_MB  NOFILE  CHECK
+COMMAND  db | info | tpoint | sql:QUERY      (ftana db / info / report tpoint / sql)
+EXITS    allowed exit codes, comma-separated (0 ok, 1 error, 3 damaged input)
+RSS_MB   0, or a bound on peak RSS: then the unsanitized ftana runs under
+         prlimit --as (twice the bound) and /usr/bin/time measures it
+NOFILE   0, or a limit on open files for the run (prlimit --nofile)
+CHECK    -, or checks separated by " ;; ": stdout=REGEX (a stdout line must
+         match, grep -E), out=REGEX (a line of stdout or stderr), nostdout=REGEX
+         (no stdout line may), nostderr=REGEX, time=SECONDS (wall-clock budget)
+Always checked besides, for every run: no sanitizer report, no signal death or
+hang (timeout 60), exit 1 -> exactly one stderr line, no ESC byte in stdout or
+stderr, no file created anywhere in the work dir but the capture's own cache
+(FILE.db), in particular none named pwned* (the injected ATTACH/VACUUM paths)
+and no *.tmp.* left.
+"""
+import os
+import struct
+import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ftzgen import (Capture, FILE, FLAG_ZSTD, GOOD_ID, PAGES, common, event_format,  # noqa: E402
+                    file_payload, good_format, good_record, section, tracedat_v6,
+                    zstd_frame)
+
+CASES = []  # (name, filename, bytes, [(command, exits, rss_mb, nofile, check)])
+
+COUNT = "sql:select count(*) from events"
+
+
+def case(name, data, runs, ext=".ftz"):
+    CASES.append((name, name + ext, data, runs))
+
+
+def standard(n_events, tpoint_check="-", db_exits="0"):
+    """The four commands on a file that is valid apart from its hostile part."""
+    return [("db", db_exits, 0, 0, "-"), ("info", "0", 0, 0, "-"),
+            ("tpoint", "0", 0, 0, tpoint_check),
+            (COUNT, "0", 0, 0, f"stdout=^ *{n_events} *$")]
+
+
+def with_good(cap, n=3):
+    """Add the good event type and N of its records."""
+    cap.event("good", good_format())
+    for i in range(n):
+        cap.record(good_record(i))
+    return n
+
+
+# ---- SQL injection through names -------------------------------------------------
+def sqli_system():
+    # Two systems share the event name "ev", so the system name becomes part of the
+    # table name and of the events view (analyze/import_plan.c).
+    cap = Capture()
+    n = with_good(cap)
+    hostile = ["x\"(a);ATTACH 'pwned_sys.db' AS p;--",
+               "y\" AS SELECT 1;VACUUM INTO 'pwned_vac.db';--",
+               "z'); ATTACH DATABASE 'pwned_q.db' AS q; --"]
+    for i, sysname in enumerate(hostile):
+        cap.event(sysname, good_format(type_id=GOOD_ID + 1 + i))
+        for j in range(2):
+            cap.record(good_record(10 * i + j, type_id=GOOD_ID + 1 + i))
+            n += 1
+    case("sqli_system", cap.build(), standard(n, "stdout=x=0 s=hello"))
+
+
+def sqli_event_field():
+    # Event and field names as libtraceevent tokenizes them: quotes and keywords
+    # that survive its tokenizer.
+    cap = Capture()
+    n = with_good(cap)
+    evil_event = event_format('ev"ATTACH', GOOD_ID + 1,
+                              [("int x\"); ATTACH 'pwned_field.db' AS f; --", 8, 4, 1),
+                               ("int \"pwned_field2\"", 12, 4, 1)],
+                              '"x=%d", REC->x')
+    cap.event("good2", evil_event)
+    cap.record(common(GOOD_ID + 1, 1) + struct.pack("<ii", 1, 2))
+    keyword = event_format("select", GOOD_ID + 2, [("int from", 8, 4, 1), ("int where", 12, 4, 1)],
+                           '"from=%d", REC->from')
+    cap.event("good3", keyword)
+    cap.record(common(GOOD_ID + 2, 1) + struct.pack("<ii", 5, 6))
+    # libtraceevent refuses the quoted event name (one warning, that type is lost)
+    # and drops the quoted field names: 4 or 5 events, never an injected statement.
+    runs = standard(n + 2)
+    runs[-1] = (COUNT, "0", 0, 0, f"stdout=^ *({n + 1}|{n + 2}) *$")
+    case("sqli_event_field", cap.build(), runs)
+
+
+def case_collide():
+    cap = Capture()
+    n = with_good(cap)
+    tid = GOOD_ID + 1
+    for sysname, ev in [("good", "EV"), ("good", "Ev"), ("A", "dup"), ("a", "dup"),
+                        ("a", "A_dup"), ("B", "a_DUP")]:
+        cap.event(sysname, good_format(ev, tid))
+        cap.record(good_record(tid, type_id=tid))
+        tid += 1
+        n += 1
+    case("case_collide", cap.build(), standard(n))
+
+
+def reserved_names():
+    # Our tables, views and indexes (schema/*.sql) and SQLite's own.
+    cap = Capture()
+    n = with_good(cap)
+    tid = GOOD_ID + 1
+    for ev in ["meta", "events", "Tasks", "symbols", "stacks", "event_types", "cpu_stats",
+               "cpu_stats_delta", "lost_events", "profile_rounds", "function_profile",
+               "symbols_addr", "lost_events_cpu", "sqlite_master", "sqlite_schema",
+               "sqlite_sequence", "SQLITE_temp_master", "sqlite_stat1"]:
+        cap.event("good" if tid % 2 else "sqlite", good_format(ev, tid))
+        cap.record(good_record(tid, type_id=tid))
+        tid += 1
+        n += 1
+    # A field named like our fixed columns.
+    cap.event("good", event_format("cols", tid, [("int id", 8, 4, 1), ("int ts", 12, 4, 1),
+                                                ("int ID", 16, 4, 1), ("int field_id", 20, 4, 1)],
+                                   '"id=%d", REC->id'))
+    cap.record(common(tid, 1) + struct.pack("<iiii", 1, 2, 3, 4))
+    case("reserved_names", cap.build(), standard(n + 1))
+
+
+# ---- crashes in our code -----------------------------------------------------------
+def info_nul():
+    cap = Capture()
+    n = with_good(cap)
+    # A NUL inside a value and no newline at the end: key lookup must stop at the
+    # section's length, not at a NUL it assumes.
+    cap.info_raw = b"hostname_x=ab\0cd\nzz=" + b"A" * 64
+    cap.files.append(("saved_cmdlines", b"4242 ev\0il\n4243 ok\n"))
+    cap.files.append(("events/good/nul/format", good_format("nul", GOOD_ID + 1)[:40] + b"\0" +
+                      good_format("nul", GOOD_ID + 1)[40:]))
+    case("info_nul", cap.build(), standard(n))
+
+
+def field_layouts():
+    cap = Capture()
+    n = with_good(cap)
+    specs = [("offset_2g", [("int big", 2147483640, 4, 1)]),
+             ("offset_4g", [("int big", 4294967000, 4, 1)]),
+             ("size_2g", [("char big[8]", 8, 2147483640, 1)]),
+             ("size_odd", [("long big", 8, 3, 1)]),
+             ("dataloc_out", [("__data_loc char[] big", 8, 4, 0)])]
+    for i, (ev, fields) in enumerate(specs):
+        tid = GOOD_ID + 1 + i
+        cap.event("layout", event_format(ev, tid, fields, '"big=%d", REC->big'))
+        # data_loc pointing 60000 bytes past the record, length 65535
+        cap.record(common(tid, 1) + struct.pack("<I", (0xFFFF << 16) | 60000) + b"\xAB" * 8,
+                   delta=1000)
+        n += 1
+    checks = [(f"sql:select count(*) from {ev} where big is not null", "0,1", 0, 0,
+               "out=^ *0 *$|no such (column|table)") for ev, _ in specs[:2]]
+    case("field_layouts", cap.build(), standard(n) + checks)
+
+
+def pid_size3():
+    cap = Capture()
+    odd_common = ("\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+                            "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+                            "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+                            "\tfield:int common_pid;\toffset:4;\tsize:3;\tsigned:1;\n\n")
+    cap.event("good", event_format("ev", GOOD_ID, [("int x", 8, 4, 1)], '"x=%d", REC->x',
+                                   common_fields=odd_common))
+    # A record of 8 bytes: an 8-byte read of common_pid at offset 4 runs past it.
+    for i in range(3):
+        cap.record(common(GOOD_ID, 0x00ABCDEF))
+    # The pid is 3 bytes (0xABCDEF, or its sign-extended -5517841, or a BLOB); an
+    # 8-byte read would pull in the next record's header.
+    wide = ("sql:select count(*) from ev where typeof(pid) = 'integer' and "
+            "(pid > 16777215 or pid < -8388608)")
+    case("pid_size3", cap.build(), standard(3) + [(wide, "0", 0, 0, "stdout=^ *0 *$")])
+
+
+# ---- libtraceevent on text from the file --------------------------------------------
+def print_fmt_cases():
+    fmts = {
+        "pfmt_symbolic": '"%s", __print_symbolic(REC->nosuch, { 1, "a" })',
+        "pfmt_sizeof": '"%d", sizeof(',
+        "pfmt_div0": '"%d", 1/0',
+        "pfmt_rec_div0": '"%d", REC->x / 0',
+        "pfmt_mod0": '"%d", REC->x % (REC->x - REC->x)',
+        "pfmt_print_hex": '"%s", __print_hex(REC->buf, 2147483647)',
+        "pfmt_print_array": '"%s", __print_array(REC->buf, 1073741824, 8)',
+        "pfmt_unterminated": '"%d %s %',
+    }
+    for name, pf in fmts.items():
+        cap = Capture()
+        n = with_good(cap)
+        bad = event_format("bad", GOOD_ID + 1, [("int x", 8, 4, 1), ("char buf[8]", 12, 8, 0)], pf)
+        cap.event("hostile", bad)
+        for i in range(2):
+            cap.record(common(GOOD_ID + 1, 7) + struct.pack("<i", 5) + b"ABCDEFGH")
+            n += 1
+        case(name, cap.build(), standard(n, "stdout=x=2 s=hello"))
+
+
+def printk_malformed():
+    cap = Capture()
+    n = with_good(cap)
+    cap.files.append(("printk_formats",
+                      b"0xffffffff81000000 : \"ok %d\\n\"\n"
+                      b"0xffffffff81000010 : \"unterminated\n"
+                      b"0xffffffff81000020 :\n"
+                      b"0xffffffff81000030\n"
+                      b": \"no address\"\n"
+                      b"garbage line without colon\n"
+                      b"0xffffffff81000040 : \"" + b"x" * 5000 + b"\n"
+                      b"0xffffffff81000050 : \""))
+    cap.event("hostile", event_format("ptr", GOOD_ID + 1, [("const char * fmt", 8, 8, 0)],
+                                      '"%s", REC->fmt'))
+    for addr in (0xffffffff81000000, 0xffffffff81000010, 0xffffffff81000050, 0xffffffff81000040):
+        cap.record(common(GOOD_ID + 1, 9) + struct.pack("<Q", addr))
+        n += 1
+    case("printk_malformed", cap.build(), standard(n, "stdout=x=2 s=hello"))
+
+
+# ---- memory and descriptors follow what the file declares ---------------------------
+# Either streamed within the bound (exit 0, the 3 good events counted) or refused
+# with a one-line error naming the limit; "out of memory" dressed up as damage
+# (what an address-space limit makes of a 1 GiB malloc) is neither.
+BOMB_CHECK = "nostderr=out of memory|Cannot allocate"
+BOMB_RUNS = [(cmd, "0,1,3", 512, 0, BOMB_CHECK) for cmd in ("db", "info", "tpoint")] + [
+    (COUNT, "0,1,3", 512, 0, BOMB_CHECK + " ;; out=^ *3 *$|limit|too large|exceed|larger than")]
+GIB = 1 << 30
+
+
+def zstd_bombs():
+    cap = Capture(nr_cpus=3)
+    with_good(cap)
+    data = cap.build()
+    nr_pages = (GIB - 16) // 4096
+    for cpu in range(3):
+        hdr = struct.pack("<IIII", cpu, 4096, nr_pages, 0)
+        frame = zstd_frame(hdr, nr_pages * 4096)
+        data += section(PAGES, frame, FLAG_ZSTD, raw_len=16 + nr_pages * 4096)
+    case("zstd_bombs", data, BOMB_RUNS)
+
+
+def file_bombs():
+    cap = Capture()
+    with_good(cap)
+    for i, name in enumerate(["junk/a", "/proc/kallsyms", "saved_cmdlines"]):
+        prefix = file_payload(name, b"")
+        raw = GIB - 64
+        cap.extra.append(section(FILE, zstd_frame(prefix, raw - len(prefix), 0x41 + i),
+                                 FLAG_ZSTD, raw_len=raw))
+    case("file_bombs", cap.build(), BOMB_RUNS)
+
+
+def cpus_3000():
+    cap = Capture(nr_cpus=3000)
+    cap.event("good", good_format())
+    for cpu in range(3000):
+        cap.record(good_record(cpu), cpu=cpu)
+    runs = [("db", "0", 0, 256, "-"), ("info", "0", 0, 256, "-"),
+            ("tpoint", "0", 0, 256, "stdout=x=2999 s=hello"),
+            (COUNT, "0", 0, 256, "stdout=^ *3000 *$")]
+    case("cpus_3000", cap.build(), runs)
+
+
+def files_250k():
+    cap = Capture()
+    n = with_good(cap)
+    sections = bytearray()
+    for i in range(250000):
+        sections += section(FILE, file_payload(f"f/{i}", b""))
+    cap.extra.append(bytes(sections))
+    runs = [("db", "0", 1024, 0, "time=30"), ("info", "0", 1024, 0, "time=30"),
+            (COUNT, "0", 1024, 0, f"stdout=^ *{n} *$ ;; time=30")]
+    case("files_250k", cap.build(), runs)
+
+
+# ---- terminal escapes ---------------------------------------------------------------
+def esc_text():
+    esc = b"\x1b]0;owned\x07\x1b[2J\x1b[31m"
+    cap = Capture(info_extra={"hostname": "h\x1b[2Jost", "uname_release": "6.\x1b]0;x\x07"})
+    cap.event("good", good_format())
+    cap.files.append(("saved_cmdlines", b"4242 ev" + esc + b"il\n"))
+    for i in range(3):
+        cap.record(good_record(i, b"s" + esc + b"\x08\x7f\x9b"))
+    runs = standard(3) + [("sql:select s, pid from ev", "0", 0, 0, "-"),
+                          ("sql:select comm from tasks", "0", 0, 0, "-")]
+    case("esc_text", cap.build(), runs)
+
+
+# ---- a planted cache and a session that writes ------------------------------------
+def planted_db():
+    # Two captures of the same size: the test builds A's database, plants it as
+    # B's cache with B's mtime, and B must still answer with B's own numbers.
+    for tag, x in (("a", 111), ("b", 222)):
+        cap = Capture()
+        cap.event("good", good_format())
+        cap.record(good_record(x))
+        CASES.append((f"planted_{tag}", f"planted_{tag}.ftz", cap.build(),
+                      [] if tag == "a" else
+                      [("sql:select sum(x) from ev", "0", 0, 0, "stdout=^ *222 *$")]))
+
+
+def sql_writes():
+    cap = Capture()
+    with_good(cap)
+    refuse = [("sql:VACUUM INTO 'pwned_vacuum.db'", "1", 0, 0, "-"),
+              ("sql:ATTACH 'pwned_attach.db' AS a", "1", 0, 0, "-"),
+              ("sql:select 1; ATTACH 'pwned_attach2.db' AS a; select 2", "1", 0, 0, "-"),
+              ("sql:CREATE TABLE main.pwned(x)", "1", 0, 0, "-"),
+              ("sql:DELETE FROM meta", "1", 0, 0, "-"),
+              ("sql:select count(*) from meta", "0", 0, 0, "stdout=^ *[1-9]")]
+    case("sql_writes", cap.build(), [("db", "0", 0, 0, "-")] + refuse)
+
+
+# ---- trace.dat ----------------------------------------------------------------------
+def tracedat_cases():
+    recs = [(1000, good_record(i)) for i in range(3)]
+    recs += [(1000, good_record(10 + i, type_id=GOOD_ID + 1)) for i in range(2)]
+    for name, sysname in [("tracedat_sqli", b"x\"(a);ATTACH 'pwned_dat.db' AS p;--"),
+                          ("tracedat_longsys", b"\"'" * 3000 + b"; VACUUM INTO 'pwned_long.db'")]:
+        dat = tracedat_v6([(b"good", [good_format()]),
+                           (sysname, [good_format(type_id=GOOD_ID + 1)])], recs,
+                          cmdlines=b"4242 dat\n")
+        case(name, dat, standard(5, "stdout=x=2 s=hello"), ext=".dat")
+
+
+def main():
+    out = sys.argv[1]
+    os.makedirs(out, exist_ok=True)
+    for gen in (sqli_system, sqli_event_field, case_collide, reserved_names, info_nul,
+                field_layouts, pid_size3, print_fmt_cases, printk_malformed, zstd_bombs,
+                file_bombs, cpus_3000, files_250k, esc_text, planted_db, sql_writes,
+                tracedat_cases):
+        gen()
+    only = set(sys.argv[2:])
+    with open(os.path.join(out, "MANIFEST"), "w") as m:
+        for name, fname, data, runs in CASES:
+            if only and name not in only:
+                continue
+            with open(os.path.join(out, fname), "wb") as f:
+                f.write(data)
+            for cmd, exits, rss, nofile, check in runs:
+                m.write("\t".join([name, fname, cmd, exits, str(rss), str(nofile), check]) + "\n")
+
+
+if __name__ == "__main__":
+    main()
