@@ -14,6 +14,7 @@
 #include "analyze/ftana.h"
 #include "analyze/report_func.h"
 #include "analyze/report_util.h"
+#include "analyze/text_escape.h"
 
 /* The kernel's duration column: a marker for slow calls, then microseconds. */
 static void print_duration(FILE *out, sqlite3_stmt *st, int col)
@@ -70,12 +71,12 @@ static int print_graph(sqlite3 *db, FILE *out)
 		else
 			print_duration(out, st, 6);
 		fprintf(out, "%*s", 2 * depth + 2, "");
-		if (!strcmp(kind, "leaf"))
-			fprintf(out, "%s();", name);
-		else if (!strcmp(kind, "open"))
-			fprintf(out, "%s() {", name);
-		else
-			fprintf(out, "} /* %s */", name);
+		/* "NAME();" for a leaf, "NAME() {" opening, the brace and the name in a
+		 * comment closing; the name comes from the capture's kallsyms: escaped */
+		bool leaf = !strcmp(kind, "leaf"), open = !strcmp(kind, "open");
+		fputs(leaf || open ? "" : "} /* ", out);
+		text_fputs(out, name);
+		fputs(leaf ? "();" : open ? "() {" : " */", out);
 		/* Say what the recording could not show instead of guessing it. */
 		if (!strcmp(kind, "open") && (flags & 2))
 			fprintf(out, "  /* no return recorded */");
@@ -132,8 +133,10 @@ int report_funcgraph(sqlite3 *db, int argc, char **argv)
 		sqlite3_stmt *st;
 		if (sqlite3_prepare_v2(db, "SELECT folded FROM fg_folded", -1, &st, NULL) != SQLITE_OK)
 			return FTANA_EXIT_ERROR;
-		while (sqlite3_step(st) == SQLITE_ROW)
-			printf("%s\n", sqlite3_column_text(st, 0));
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			text_fputs(stdout, (const char *)sqlite3_column_text(st, 0));
+			putchar('\n');
+		}
 		sqlite3_finalize(st);
 		return FTANA_EXIT_OK;
 	}

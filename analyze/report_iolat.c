@@ -14,6 +14,7 @@
 #include "analyze/ftana.h"
 #include "analyze/report_func.h"
 #include "analyze/report_util.h"
+#include "analyze/text_escape.h"
 
 struct iolat_opts {
 	bool queue;        /* -Q: start at block_rq_insert, add QUEms */
@@ -212,9 +213,16 @@ static int listing_row(sqlite3_stmt *st, void *ctx)
 		fprintf(t->out, "%-15.6f ", sqlite3_column_int64(st, 0) / 1e9);
 	if (t->o->show_end)
 		fprintf(t->out, "%-15.6f ", sqlite3_column_int64(st, 1) / 1e9);
-	fprintf(t->out, "%-12.12s %-6d %-4s %-8s %-12s %-6lld ", comm ? comm : "?",
-		sqlite3_column_int(st, 3), sqlite3_column_text(st, 4),
-		sqlite3_column_text(st, 5), block, (long long)sqlite3_column_int64(st, 7));
+	/* comm and the request's type text come from the capture: escaped */
+	char *safe_comm = text_escaped(comm);
+	char *safe_type = text_escaped((const char *)sqlite3_column_text(st, 4));
+	char *safe_disk = text_escaped((const char *)sqlite3_column_text(st, 5));
+	fprintf(t->out, "%-12.12s %-6d %-4s %-8s %-12s %-6lld ", safe_comm ? safe_comm : "?",
+		sqlite3_column_int(st, 3), safe_type ? safe_type : "?",
+		safe_disk ? safe_disk : "?", block, (long long)sqlite3_column_int64(st, 7));
+	free(safe_comm);
+	free(safe_type);
+	free(safe_disk);
 	if (t->o->queue)
 		fprintf(t->out, "%8.2f ", sqlite3_column_int64(st, 8) / 1e6);
 	fprintf(t->out, "%8.2f\n", sqlite3_column_int64(st, 9) / 1e6);
@@ -243,12 +251,16 @@ static int summary_row(sqlite3_stmt *st, void *ctx)
 	const struct text_out *t = ctx;
 
 	/* The "all" row repeats a lone group: leave it out then. */
-	if (sqlite3_column_int(st, 10) == 2 &&
-	    !strcmp((const char *)sqlite3_column_text(st, 0), "all"))
+	const char *grp = (const char *)sqlite3_column_text(st, 0);
+
+	if (sqlite3_column_int(st, 10) == 2 && grp && !strcmp(grp, "all"))
 		return 0;
-	fprintf(t->out, "%-16s %7lld %9.1f %9.3f", sqlite3_column_text(st, 0),
+	char *group = text_escaped(grp); /* a comm, from the capture */
+
+	fprintf(t->out, "%-16s %7lld %9.1f %9.3f", group ? group : "?",
 		(long long)sqlite3_column_int64(st, 1), sqlite3_column_double(st, 2),
 		sqlite3_column_double(st, 3));
+	free(group);
 	for (int c = 4; c <= 9; c++)
 		fprintf(t->out, " %8.3f", sqlite3_column_double(st, c));
 	fputc('\n', t->out);
@@ -273,11 +285,14 @@ static int hist_row(sqlite3_stmt *st, void *ctx)
 	const char *grp = (const char *)sqlite3_column_text(st, 0);
 	int64_t count = sqlite3_column_int64(st, 3), max = sqlite3_column_int64(st, 4);
 
+	if (!grp)
+		grp = "?";
 	if (!t->group || strcmp(t->group, grp)) {
 		free(t->group);
 		t->group = strdup(grp);
-		fprintf(t->out, "\n%s %s\n     %-19s : count     distribution\n",
-			t->o->by_title, grp, "usecs");
+		fprintf(t->out, "\n%s ", t->o->by_title);
+		text_fputs(t->out, grp); /* a comm, from the capture */
+		fprintf(t->out, "\n     %-19s : count     distribution\n", "usecs");
 	}
 	int stars = max ? (int)(HIST_WIDTH * count / max) : 0;
 	fprintf(t->out, "%10lld -> %-10lld : %-8lld |%-*.*s|\n",

@@ -13,6 +13,7 @@
 #include "analyze/ftana.h"
 #include "analyze/report_func.h"
 #include "analyze/report_util.h"
+#include "analyze/text_escape.h"
 
 static const char usage[] = "usage: ftana report kprobe FILE [--probe NAME]\n";
 
@@ -52,8 +53,11 @@ static void print_stack(sqlite3_stmt *frames, sqlite3_int64 stack_id)
 {
 	sqlite3_reset(frames);
 	sqlite3_bind_int64(frames, 1, stack_id);
-	while (sqlite3_step(frames) == SQLITE_ROW)
-		printf(" => %s\n", sqlite3_column_text(frames, 0));
+	while (sqlite3_step(frames) == SQLITE_ROW) {
+		fputs(" => ", stdout);
+		text_fputs(stdout, (const char *)sqlite3_column_text(frames, 0));
+		putchar('\n');
+	}
 }
 
 static int print_probe(sqlite3 *db, const char *table, bool is_return)
@@ -82,14 +86,26 @@ static int print_probe(sqlite3 *db, const char *table, bool is_return)
 		sqlite3_prepare_v2(db, "SELECT frame FROM kprobe_stack_frames WHERE stack_id = ?",
 				   -1, &frames, NULL);
 	while (sqlite3_step(st) == SQLITE_ROW) {
-		printf("%16s [%03d] %.6f: %s: (%s)", sqlite3_column_text(st, 0),
-		       sqlite3_column_int(st, 1), sqlite3_column_int64(st, 2) / 1e9, table,
-		       sqlite3_column_text(st, 4));
+		/* comm, probe, symbol, argument names and values all come from the
+		 * capture: every one is escaped */
+		char *task = text_escaped((const char *)sqlite3_column_text(st, 0));
+		printf("%16s [%03d] %.6f: ", task ? task : "?", sqlite3_column_int(st, 1),
+		       sqlite3_column_int64(st, 2) / 1e9);
+		free(task);
+		text_fputs(stdout, table);
+		fputs(": (", stdout);
+		text_fputs(stdout, (const char *)sqlite3_column_text(st, 4));
+		putchar(')');
 		for (int i = 0; i < nargs; i++) {
-			int col = 5 + i, text = sqlite3_column_type(st, col) == SQLITE_TEXT;
-			printf(" %s=%s%s%s", sqlite3_column_name(st, col), text ? "\"" : "",
-			       sqlite3_column_type(st, col) == SQLITE_NULL ? "(fault)" :
-			       (const char *)sqlite3_column_text(st, col), text ? "\"" : "");
+			int col = 5 + i;
+			const char *quote = sqlite3_column_type(st, col) == SQLITE_TEXT ? "\"" : "";
+
+			putchar(' ');
+			text_fputs(stdout, sqlite3_column_name(st, col));
+			printf("=%s", quote);
+			text_fputs(stdout, sqlite3_column_type(st, col) == SQLITE_NULL ? "(fault)" :
+					   (const char *)sqlite3_column_text(st, col));
+			fputs(quote, stdout);
 		}
 		putchar('\n');
 		if (frames && sqlite3_column_type(st, 3) != SQLITE_NULL)

@@ -12,6 +12,7 @@
 #include "analyze/ftana.h"
 #include "analyze/report_func.h"
 #include "analyze/report_util.h"
+#include "analyze/text_escape.h"
 
 /*
  * A UNION ALL over the event tables to count, each as "SELECT id, ts, stack_id FROM t":
@@ -52,7 +53,8 @@ static char *events_sql(sqlite3 *db, const char *event)
 static int stack_row(sqlite3_stmt *st, void *ctx)
 {
 	FILE *out = ctx;
-	char *folded = strdup((const char *)sqlite3_column_text(st, 0));
+	/* frames are symbol names from the capture's kallsyms: escaped */
+	char *folded = text_escaped((const char *)sqlite3_column_text(st, 0));
 	long long count = sqlite3_column_int64(st, 1), total = sqlite3_column_int64(st, 2);
 
 	if (!folded)
@@ -78,7 +80,9 @@ static int header_row(sqlite3_stmt *st, void *ctx)
 
 static int folded_row(sqlite3_stmt *st, void *ctx)
 {
-	fprintf(ctx, "%s %lld\n", sqlite3_column_text(st, 0), (long long)sqlite3_column_int64(st, 1));
+	/* FlameGraph reads one stack a line: a control character must not split or hide one */
+	text_fputs(ctx, (const char *)sqlite3_column_text(st, 0));
+	fprintf(ctx, " %lld\n", (long long)sqlite3_column_int64(st, 1));
 	return 0;
 }
 

@@ -20,6 +20,7 @@
 #include "analyze/decode.h"
 #include "analyze/ftana.h"
 #include "analyze/report_util.h"
+#include "analyze/text_escape.h"
 
 /* The kernel's line prefix: TASK-PID [CPU] FLAGS TIMESTAMP (seconds.microseconds). */
 #define TPOINT_HEADER "%16s-%-7d [%03d] %s %6.1000d: "
@@ -74,10 +75,13 @@ static void print_stack(struct dec *d, const struct dec_event *ev, FILE *out)
 		if (addr == 0 || addr == (long_size == 8 ? ~0ULL : 0xffffffffULL))
 			break;
 		const char *sym = tep_find_function(dec_tep(d), addr);
-		if (sym)
-			fprintf(out, " => %s\n", sym);
-		else
+		if (sym) {
+			fputs(" => ", out);
+			text_fputs(out, sym); /* from the capture's kallsyms */
+			fputc('\n', out);
+		} else {
 			fprintf(out, " => 0x%llx\n", addr);
+		}
 	}
 }
 
@@ -102,7 +106,11 @@ static void register_comms(sqlite3 *db, struct tep_handle *tep)
 	sqlite3_finalize(st);
 }
 
-/* One line as the kernel ends it: text that brought its own newline gets no second. */
+/*
+ * One line as the kernel ends it: text that brought its own newline gets no second.
+ * Comms and string fields come from the capture: control characters are escaped
+ * (text_escape.h), newlines inside the line included, so one event is one line.
+ */
 static void put_line(struct trace_seq *s, FILE *out)
 {
 	trace_seq_terminate(s);
@@ -110,7 +118,8 @@ static void put_line(struct trace_seq *s, FILE *out)
 
 	while (len && s->buffer[len - 1] == '\n')
 		len--;
-	fprintf(out, "%.*s\n", (int)len, s->buffer);
+	text_put(out, s->buffer, len);
+	fputc('\n', out);
 }
 
 static int print_events(struct dec *d, const char *want, FILE *out)
