@@ -1,5 +1,4 @@
 # Shared helpers for the live shell tests (source it: . "$(dirname "$0")/lib.sh").
-# Owned by the record helper; others may append functions at the end.
 #
 # Env from tests/run.sh: FTREC, FTANA (sanitized), FTREC_STATIC, FTANA_PLAIN, BUILD.
 set -u
@@ -77,38 +76,58 @@ dead_ftrec_or_other() {
 	done
 }
 
-# The tracefs state ftrec must leave as it found it: top-level settings, enabled
-# events and filters anywhere at the top level, instances, kprobes, kptr_restrict.
+# The tracefs state ftrec and the tests must leave as they found it: every top-level
+# setting either may touch (tracer, clock, buffer sizes as the kernel prints them,
+# so a never-expanded "7 (expanded: 1408)" is told apart from "1408"), event,
+# function and graph filters, pid lists, options, enabled events, event filters and
+# triggers, dynamic events, instances, and the sysctls ftrec or the tests write.
+# Files this kernel lacks or refuses to read (function files without the function
+# tracer answer EPERM) print empty, the same way before and after.
 snapshot_tracefs_state() {
 	(
 		cd "$TRACEFS" || exit 1
-		for f in tracing_on current_tracer trace_clock buffer_size_kb buffer_percent \
-			set_event set_event_pid tracing_cpumask kprobe_events dynamic_events; do
-			[ -r "$f" ] && printf '%s: %s\n' "$f" "$(tr '\n' ' ' <"$f" 2>/dev/null)"
+		for f in tracing_on current_tracer trace_clock buffer_size_kb buffer_subbuf_size_kb \
+			buffer_percent tracing_cpumask tracing_thresh max_graph_depth saved_cmdlines_size \
+			set_event set_event_pid set_event_notrace_pid set_ftrace_filter set_ftrace_notrace \
+			set_ftrace_pid set_ftrace_notrace_pid set_graph_function set_graph_notrace \
+			kprobe_events uprobe_events dynamic_events synthetic_events \
+			per_cpu/cpu*/buffer_size_kb; do
+			[ -e "$f" ] && printf '%s: %s\n' "$f" "$(tr '\n' ' ' 2>/dev/null <"$f")"
 		done
 		for f in options/*; do printf '%s: %s\n' "$f" "$(cat "$f")"; done
 		grep -H -v '^none$' events/*/*/filter 2>/dev/null
+		grep -H -v '^#' events/*/*/trigger 2>/dev/null
 		printf 'instances: %s\n' "$(ls instances 2>/dev/null | dead_ftrec_or_other | tr '\n' ' ')"
-		printf 'kptr_restrict: %s\n' "$(cat /proc/sys/kernel/kptr_restrict)"
+		for f in kptr_restrict ftrace_enabled stack_tracer_enabled; do
+			[ -e "/proc/sys/kernel/$f" ] && printf '%s: %s\n' "$f" "$(cat "/proc/sys/kernel/$f")"
+		done
 	)
 }
 
-# assert_state_unchanged BEFORE_FILE: compare the current snapshot with an earlier one.
-# ftrec has exited when this runs, so a change it made stays; a difference that goes
-# away within a few seconds came from another program tracing at the same time
-# (perf-tools, other tests on a shared host) and is reported but not failed.
-assert_state_unchanged() {
+# tracefs_state_settles BEFORE_FILE DIFF_FILE: true when the current snapshot equals
+# BEFORE, at once or within ~6 s; otherwise the last difference is left in DIFF_FILE.
+# Whoever changed tracefs has exited when this runs, so a change it made stays; a
+# difference that goes away came from another program tracing at the same time
+# (perf-tools, other tests on a shared host) and is reported, not failed.
+tracefs_state_settles() {
 	local now try; now=$(mktemp)
 	for try in 1 2 3 4 5 6; do
 		snapshot_tracefs_state >"$now"
-		diff -u "$1" "$now" >"$now.diff" && break
-		[ $try = 1 ] && { echo "note: tracefs differs, re-checking:"; sed 's/^/      | /' "$now.diff"; }
+		diff -u "$1" "$now" >"$2" && break
+		[ $try = 1 ] && { echo "note: tracefs differs, re-checking:"; sed 's/^/      | /' "$2"; }
 		sleep 1
 	done
-	if [ ! -s "$now.diff" ]; then pass "tracefs state unchanged"; else
-		fail "tracefs state changed:"; sed 's/^/      | /' "$now.diff"
+	rm -f "$now"
+	[ ! -s "$2" ]
+}
+
+# assert_state_unchanged BEFORE_FILE: compare the current snapshot with an earlier one.
+assert_state_unchanged() {
+	local d; d=$(mktemp)
+	if tracefs_state_settles "$1" "$d"; then pass "tracefs state unchanged"; else
+		fail "tracefs state changed:"; sed 's/^/      | /' "$d"
 	fi
-	rm -f "$now" "$now.diff"
+	rm -f "$d"
 }
 
 # No ftrec-* instance and no undo state file of a dead ftrec may remain.

@@ -3,6 +3,8 @@
 # (tests/test_*.sh: exit 0 = pass, 77 = skip with a reason on stdout, else fail),
 # then the kernel lab (tests/lab/run.sh) when qemu is available. In CI (CI=true)
 # a lab that cannot run is a failure, never a silent skip.
+# As root, a shell test or the lab that leaves the top-level tracefs different from
+# how it found it fails, whatever it printed (snapshot_tracefs_state in tests/lib.sh).
 # Ends with one line: "N passed, N failed, N skipped".
 set -u
 cd "$(dirname "$0")/.."
@@ -14,14 +16,27 @@ export FTANA_PLAIN=${FTANA_PLAIN:-$PWD/$BUILD/ftana}
 export FTZDUMP=${FTZDUMP:-$PWD/$BUILD/ftzdump} # independent event counter (tools/ftzdump.c)
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+. tests/lib.sh # snapshot_tracefs_state, tracefs_state_settles (after the exports: it defaults them)
 pass=0 fail=0 skip=0 failed=()
+
+# Only root can change tracefs (and read all of it).
+watch_tracefs=
+[ "$(id -u)" = 0 ] && [ -r "$TRACEFS/tracing_on" ] && watch_tracefs=1
 
 run_one() { # name, command...
 	local name=$1; shift
 	local log; log=$(mktemp)
 	local t0=$SECONDS
+	[ -n "$watch_tracefs" ] && snapshot_tracefs_state >"$log.before"
 	"$@" >"$log" 2>&1
 	local rc=$?
+	if [ -n "$watch_tracefs" ]; then
+		if ! tracefs_state_settles "$log.before" "$log.diff" >/dev/null; then
+			{ echo "FAIL: $name left the top-level tracefs changed:"; sed 's/^/      | /' "$log.diff"; } >>"$log"
+			case $rc in 0 | 77) rc=1 ;; esac
+		fi
+		rm -f "$log.before" "$log.diff"
+	fi
 	case $rc in
 	0) pass=$((pass + 1)); printf 'PASS  %-40s %3ds\n' "$name" $((SECONDS - t0)) ;;
 	77) skip=$((skip + 1)); printf 'SKIP  %-40s %s\n' "$name" "$(tail -n 1 "$log")" ;;

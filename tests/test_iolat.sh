@@ -2,8 +2,8 @@
 # test_iolat.sh - `ftrec iolat` + `ftana report iolat` on real block I/O of known size
 # and count: N sequential 64 KiB O_DIRECT writes by dd to a file on / (virtio vda here),
 # checked against the workload and, for the same I/Os, against perf-tools' iosnoop
-# (iosnoop-perf), which reads the top-level trace buffer while ftrec uses its own
-# instance, so both watch the same writes at once.
+# (iosnoop-perf), which traces in a scratch instance of its own while ftrec uses
+# another, so both watch the same writes at once.
 #
 # iosnoop parses the trace TEXT by field position; kernel 6.x added the bytes and
 # ioprio fields to block_rq_*, so it reads BLOCK as "+" and BYTES as 0 and keys its
@@ -19,15 +19,17 @@ command -v iosnoop-perf >/dev/null || { echo "FAIL: iosnoop-perf missing (make d
 
 N=40
 work=$(mktemp -d -p /var/tmp ftrec-iolat.XXXXXX)
-mounted_debugfs=
 snapshot_tracefs_state >"$work/tracefs.before"
-# iosnoop sets the top-level buffer_size_kb and leaves it: put it back.
-top_kb=$(cat "$TRACEFS/buffer_size_kb")
-restore_top() { echo "${top_kb% *}" >"$TRACEFS/buffer_size_kb"; }
+# iosnoop-perf works in /sys/kernel/debug/tracing, the top level, and leaves it
+# changed in a way nobody can undo: its first write there (current_tracer,
+# buffer_size_kb) expands a never-used buffer ("7 (expanded: 1408)" becomes "4096",
+# and the old text cannot be written back). So it runs in a private mount namespace
+# where /sys/kernel/debug/tracing is a scratch instance: the host's top level and
+# mounts are never touched.
+snoop_inst=$TRACEFS/instances/fttest-iosnoop-$$
 cleanup() {
 	[ -n "${snoop_pid:-}" ] && kill "$snoop_pid" 2>/dev/null && wait "$snoop_pid" 2>/dev/null
-	restore_top
-	[ -n "$mounted_debugfs" ] && umount /sys/kernel/debug
+	[ -d "$snoop_inst" ] && rmdir "$snoop_inst"
 	[ -n "${KEEP:-}" ] || rm -rf "$work"
 }
 trap cleanup EXIT
@@ -36,11 +38,12 @@ trap cleanup EXIT
 # (no allocation, no journal traffic between them).
 dd if=/dev/zero of="$work/data" bs=64k count=$N status=none && sync
 
-# iosnoop-perf uses /sys/kernel/debug/tracing: mount debugfs for it, and only then.
-if [ ! -d /sys/kernel/debug/tracing ]; then
-	mount -t debugfs debugfs /sys/kernel/debug && mounted_debugfs=1
-fi
-iosnoop-perf -ts 6 >"$work/iosnoop.txt" 2>&1 &
+mkdir "$snoop_inst" && echo local >"$snoop_inst/trace_clock" ||
+	{ fail "cannot make the scratch instance $snoop_inst for iosnoop"; finish; }
+# unshare -m without --fork execs: $! is iosnoop itself, so kill reaches its trap.
+unshare -m --propagation private sh -c 'mount -t tmpfs none /sys/kernel/debug &&
+	mkdir /sys/kernel/debug/tracing && mount --bind "$1" /sys/kernel/debug/tracing &&
+	exec iosnoop-perf -ts 6' sh "$snoop_inst" >"$work/iosnoop.txt" 2>&1 &
 snoop_pid=$!
 for _ in $(seq 100); do grep -qs '^STARTs' "$work/iosnoop.txt" && break; sleep 0.1; done
 sleep 0.5 # past its "echo > trace"
@@ -52,7 +55,7 @@ sleep 0.5 # past its "echo > trace"
 ddpid=$(cat "$work/dd.pid")
 wait "$snoop_pid"
 snoop_pid=
-restore_top
+rmdir "$snoop_inst" || fail "scratch instance $snoop_inst busy after iosnoop ended"
 assert_state_unchanged "$work/tracefs.before"
 
 # --csv prints DEV as "MAJ,MIN" in quotes: make it MAJ:MIN for awk.
@@ -81,7 +84,7 @@ assert_eq "-Q: I/Os with QUEms < 0 or LATms below the issue latency" 0 "${bad_q#
 # (dev, "+") key pairs dd's start with that task's completion: such a row ends when
 # one of the OTHER I/Os in our capture ends -- explained, not compared (a row ending
 # within 15 us of another task's completion is ambiguous, so it is not compared either).
-# iosnoop takes COMM from the top-level buffer's pid->comm cache, which may say
+# iosnoop takes COMM from the kernel's pid->comm cache (saved_cmdlines), which may say
 # "<...>": dd's rows are picked by its PID.
 cmp=$(awk -F, -v snoop="$work/iosnoop.txt" -v pid="$ddpid" 'NR > 1 && $8 != "" {
 		if ($4 == pid && $8 == 65536) { end[NR] = $2; lat[NR] = $9 } else other[NR] = $2
@@ -136,12 +139,16 @@ assert_ge "writes recorded with -D/-i" 8 "$("$FTANA" sql "$work/w.ftz" \
 	"select count(*) from io where bytes = 65536" --csv | tail -n 1)"
 # -p PID filters the starts only (completions run in whatever task was there): a
 # writer that is not PID leaves no insert or issue, and PID's writes are paired.
-sh -c 'sleep 0.5; exec dd if=/dev/zero of="$1" bs=64k count=10 oflag=direct conv=notrunc status=none' \
+# PID writes when ftrec's command says go (so ftrec records by then, however slow
+# its start on a loaded host); PID execs dd, so dd keeps that PID.
+sh -c 'while [ ! -e "$1.go" ]; do sleep 0.05; done
+	exec dd if=/dev/zero of="$1" bs=64k count=10 oflag=direct conv=notrunc status=none' \
 	sh "$work/data" &
 wanted=$!
-"$FTREC" iolat -q -p "$wanted" -o "$work/p.ftz" -- sh -c 'sleep 0.2
+"$FTREC" iolat -q -p "$wanted" -o "$work/p.ftz" -- sh -c 'touch "$1.go"; sleep 0.2
 	dd if=/dev/zero of="$1.other" bs=64k count=10 oflag=direct status=none; sleep 1' sh "$work/data" \
 	2>"$work/ftrec_p.err" || { fail "ftrec iolat -p failed:"; cat "$work/ftrec_p.err"; }
+touch "$work/data.go" # release PID if ftrec never ran its command
 wait "$wanted"
 for ev in block_rq_insert block_rq_issue; do
 	assert_eq "$ev events of other tasks with -p" 0 "$("$FTANA" sql "$work/p.ftz" \
@@ -177,8 +184,9 @@ assert_contains "first line: the loss and the kernel's count" <(head -n 1 "$work
 	"^WARNING: the capture lost $overrun events "
 assert_eq "pairs spanning a loss" 0 "$(q "select count(*) from io, lost_events l
 	where io.issue_ts < l.ts and io.complete_ts >= l.ts")"
-assert_eq "8 KiB write issues recorded after the loss (dd made 50)" 50 \
-	"$(q "select count(*) from block_rq_issue where bytes = 8192")"
+# dd's own issues on the file's disk: the capture holds the whole machine's I/O.
+assert_eq "8 KiB write issues by dd recorded after the loss (dd made 50)" 50 \
+	"$(q "select count(*) from block_rq_issue where bytes = 8192 and comm = 'dd' and dev = $devt")"
 assert_eq "8 KiB writes after the loss listed" 50 \
 	"$(awk '$1 == "dd" && $6 == 8192' "$work/lossy.txt" | wc -l)"
 assert_no_leftovers
