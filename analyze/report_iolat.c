@@ -151,9 +151,23 @@ static int prepare_tables(sqlite3 *db, const struct iolat_opts *o)
 
 	for (size_t i = 0; i < sizeof(needed) / sizeof(needed[0]); i++)
 		if (!rf_has_table(db, needed[i]))
-			return rf_missing("iolat", needed[i], "record with 'ftrec iolat'");
-	if (o->queue && !rf_has_table(db, "block_rq_insert"))
-		return rf_missing("iolat -Q", "block_rq_insert", "record with 'ftrec iolat'");
+			return rf_missing("iolat", needed[i],
+					  ru_event_recorded(db, "block", needed[i]) ?
+					  "it recorded them, but no block I/O happened while it ran" :
+					  "record with 'ftrec iolat'");
+	if (o->queue && !rf_has_table(db, "block_rq_insert")) {
+		if (!ru_event_recorded(db, "block", "block_rq_insert"))
+			return rf_missing("iolat -Q", "block_rq_insert", "record with 'ftrec iolat'");
+		/* Recorded, none happened: with scheduler "none" (loop, NVMe, null_blk by
+		 * default) blk-mq issues a request straight from submit_bio, never queueing
+		 * it, so there is no insert and no queue time to measure. */
+		fprintf(stderr, "ftana report iolat -Q: the capture recorded block_rq_insert but no "
+			"request was inserted: the kernel issued each directly (as it does for a disk "
+			"whose I/O scheduler is 'none'), so there is no queue time; drop -Q for "
+			"issue-to-completion latency, or record a disk with an I/O scheduler "
+			"(/sys/block/DISK/queue/scheduler) for queue times\n");
+		return FTANA_EXIT_ERROR;
+	}
 	return iolat_views(db);
 }
 

@@ -20,6 +20,22 @@ const char *report_file(void)
 	return input_file;
 }
 
+bool ru_event_recorded(sqlite3 *db, const char *system, const char *event)
+{
+	sqlite3_stmt *st;
+	bool found;
+
+	if (!rf_has_table(db, "event_types") ||
+	    sqlite3_prepare_v2(db, "SELECT 1 FROM event_types WHERE system = ?1 AND name = ?2",
+			       -1, &st, NULL) != SQLITE_OK)
+		return false;
+	sqlite3_bind_text(st, 1, system, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, event, -1, SQLITE_STATIC);
+	found = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return found;
+}
+
 bool ru_extra_args(const char *report, int argc, char **argv)
 {
 	if (optind >= argc)

@@ -49,6 +49,13 @@ int iolat_views(sqlite3 *db);
 /* Register `X REGEXP Y` (POSIX extended, case-sensitive) on db. */
 int ru_add_regexp(sqlite3 *db);
 
+/*
+ * Did the recording enable SYSTEM:EVENT (its format is in the capture, listed in
+ * event_types), whether or not any such event happened? False for a database
+ * without event_types.
+ */
+bool ru_event_recorded(sqlite3 *db, const char *system, const char *event);
+
 /* After getopt: "ftana report NAME: unexpected argument 'X'" and true if any is left. */
 bool ru_extra_args(const char *report, int argc, char **argv);
 
