@@ -249,7 +249,7 @@ static int run(struct importer *im, const char *db, bool show, struct import_res
 int import_ftz(const char *ftz, const char *db, bool progress_on, struct import_result *res,
 	       char *err, size_t errlen)
 {
-	struct importer im = { .err = err, .errlen = errlen };
+	struct importer im = { .err = err, .errlen = errlen, .path = ftz };
 	const uint16_t one = 1;
 	int rc;
 

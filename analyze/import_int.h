@@ -17,30 +17,34 @@ enum col_kind {
 };
 
 /* How to turn one format field into one column, computed once per event type so
- * the per-event loop never looks a field up by name. */
+ * the per-event loop never looks a field up by name. offset and size are the
+ * format file's numbers as they are (unsigned 32-bit; a hostile file may say
+ * anything): each record is checked against them in 64-bit arithmetic. */
 struct col {
 	enum col_kind kind;
-	int offset, size;
+	uint32_t offset, size;
 	bool is_signed;
 	bool relative;  /* __rel_loc: offset counts from the end of the field */
 };
 
 /* A (pid field, comm field) pair in one event, for the tasks table. */
 struct comm_pair {
-	int pid_col, comm_col; /* indexes into cols */
+	int pid_col, comm_col; /* indexes into cols; pid_col -1: common_pid */
 };
 
 struct etable {
 	struct tep_event *event;
-	char *name;             /* table name */
+	char *name;             /* table name (import_names.c) */
 	sqlite3_stmt *insert;
 	struct col *cols;
+	char **col_names;       /* column name of each of cols (import_names.c) */
 	int nr_cols;
-	int pid_offset, pid_size;
+	struct col pid;         /* common_pid; kind COL_INT only if it is a usable integer */
 	struct comm_pair *pairs;
 	int nr_pairs;
 	uint64_t count;
 	bool created;
+	bool duplicate_id;      /* another format of the file has this ID: no table */
 };
 
 struct pid_comm; /* pid -> comm map, see import_meta.c */
@@ -48,6 +52,7 @@ struct pid_comm; /* pid -> comm map, see import_meta.c */
 struct importer {
 	sqlite3 *db;
 	struct dec *dec;
+	const char *path;       /* the capture, for warnings */
 	struct tep_handle *tep;
 	bool native;            /* file byte order == host byte order */
 	struct etable **by_id;  /* 65536 entries, by common_type */
@@ -61,6 +66,13 @@ struct importer {
 	char *err;
 	size_t errlen;
 };
+
+/* import_names.c: table and column names from the file's names, made safe and
+ * unique (the rule: there and in schema/tables.sql). */
+int names_tables(struct importer *im, struct tep_event **evs, int n);
+int names_columns(struct etable *t, struct tep_format_field **fields, int n);
+/* NAME (any case) is one our SQL creates or SQLite keeps: no event table gets it. */
+bool import_name_reserved(const char *name);
 
 /* import_plan.c */
 int plan_tables(struct importer *im);

@@ -277,14 +277,21 @@ int meta_event_types(struct importer *im)
 
 	for (int i = 0; !rc && i < im->nr_tables; i++) {
 		struct etable *t = &im->tables[i];
-		char path[512];
+		char *path;
 		const char *fmt;
 
-		snprintf(path, sizeof(path), "events/%s/%s/format", t->event->system, t->event->name);
+		if (t->duplicate_id) /* type_id is the key: the ID's first format only */
+			continue;
+		if (asprintf(&path, "events/%s/%s/format", t->event->system ? t->event->system : "",
+			     t->event->name ? t->event->name : "") < 0) {
+			rc = -ENOMEM;
+			break;
+		}
 		fmt = dec_file(im->dec, path, -1, NULL);
+		free(path);
 		sqlite3_bind_int(st, 1, t->event->id);
-		sqlite3_bind_text(st, 2, t->event->system, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 3, t->event->name, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, t->event->system ? t->event->system : "", -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, t->event->name ? t->event->name : "", -1, SQLITE_STATIC);
 		if (t->created)
 			sqlite3_bind_text(st, 4, t->name, -1, SQLITE_STATIC);
 		else

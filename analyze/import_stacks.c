@@ -82,25 +82,32 @@ static int store(struct importer *im, int64_t id, const uint64_t *addrs, int n)
 }
 
 /* The addresses of a kernel_stack record: `size` entries of caller[] (bounded by
- * the record), stopping at the ULONG_MAX end marker older kernels used. */
+ * the record), stopping at the ULONG_MAX end marker older kernels used. The
+ * format comes from the file: offsets are checked in 64-bit arithmetic, and a
+ * `size` field that is no integer is ignored. */
 static int read_addrs(struct importer *im, struct stack_set *s, const uint8_t *data, int size,
 		      uint64_t *addrs)
 {
 	int ls = dec_long_size(im->dec), n, i;
 	unsigned long long want = MAX_DEPTH;
 	uint64_t end = ls == 8 ? ~0ull : 0xffffffffull;
+	const struct tep_format_field *sf = s->size_field;
+	uint32_t caller = (uint32_t)s->caller_field->offset;
 
-	if (s->size_field && s->size_field->offset + s->size_field->size <= size)
-		want = tep_read_number(im->tep, data + s->size_field->offset, s->size_field->size);
-	if (s->caller_field->offset > size)
+	if (ls != 4 && ls != 8)
 		return 0;
-	n = (size - s->caller_field->offset) / ls;
+	if (sf && (sf->size == 1 || sf->size == 2 || sf->size == 4 || sf->size == 8) &&
+	    (uint64_t)(uint32_t)sf->offset + (uint32_t)sf->size <= (uint64_t)size)
+		want = tep_read_number(im->tep, data + (uint32_t)sf->offset, sf->size);
+	if ((uint64_t)caller > (uint64_t)size)
+		return 0;
+	n = (int)(((uint64_t)size - caller) / ls);
 	if ((unsigned long long)n > want)
-		n = want;
+		n = (int)want;
 	if (n > MAX_DEPTH)
 		n = MAX_DEPTH;
 	for (i = 0; i < n; i++) {
-		addrs[i] = tep_read_number(im->tep, data + s->caller_field->offset + i * ls, ls);
+		addrs[i] = tep_read_number(im->tep, data + caller + (uint64_t)i * ls, ls);
 		if (addrs[i] == end || !addrs[i])
 			break;
 	}

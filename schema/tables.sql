@@ -5,20 +5,40 @@
 -- built in C (analyze/import_plan.c) because its columns come from the event's
 -- format file; its shape is:
 --
---   CREATE TABLE "<event>" (        -- e.g. block_rq_issue; "<system>_<event>" when two
---                                   -- systems share the name or it is one of the names below
+--   CREATE TABLE "<event>" (        -- e.g. block_rq_issue; see NAMES below
 --       id       INTEGER PRIMARY KEY, -- global, time-ordered across CPUs and across
 --                                     -- all typed tables (ties: lower CPU first)
 --       ts       INTEGER NOT NULL,    -- ns, trace clock of the recording (meta.clock)
 --       cpu      INTEGER NOT NULL,
---       pid      INTEGER,             -- common_pid
+--       pid      INTEGER,             -- common_pid (NULL when the format gives it a
+--                                     -- size other than 1/2/4/8 bytes)
 --       stack_id INTEGER,             -- stacks.stack_id when a kernel_stack event
 --                                     -- followed this event on its CPU, else NULL
 --       "<field>" <type>, ...         -- one per non-common format field, in format order
 --   );
 --
--- Field columns keep the kernel's field names; a field named like a fixed column
--- (id, ts, cpu, pid, stack_id -- e.g. sched_wakeup's pid) is called "field_<name>".
+-- NAMES. They come from the capture (a trace.dat's system names have no limit of
+-- length or bytes), so analyze/import_names.c makes them safe and unique, and all
+-- SQL quotes them as identifiers; values are always bound. The rule:
+--   - Printable ASCII is kept, any other byte becomes '_'; an empty name becomes
+--     "unnamed"; a name over 109 bytes keeps its first 100 and gets "_" and 8 hex
+--     digits of a hash of the whole.
+--   - A table is named after its event. It is "<system>_<event>" when another event
+--     has the same name (case-insensitively, as SQLite compares names) or the name
+--     is reserved: a table, view, index or trigger our SQL creates (every CREATE in
+--     schema/*.sql and schema/reports/*.sql, and the C-made events, iolat_sel,
+--     stack_refs), or a name starting with "sqlite_" (that one gets "ev_" before it).
+--   - A column is named after its field; "field_<name>" when that is a fixed
+--     column's name (id, ts, cpu, pid, stack_id; sched_wakeup's pid is field_pid).
+--   - A name still taken, case-insensitively, gets "_2", "_3", ... Events are
+--     named in (ID, system, name) order, fields in format order, so one file always
+--     gives the same names. event_types maps system:name to the table.
+--   - Two formats with one ID: the first in that order is the event type, the
+--     others are ignored (a warning). Fields past SQLite's column limit (2000 with
+--     the fixed columns) are left out (a warning).
+-- LAYOUTS. A field's offset and size are the format file's; a field that does not
+-- lie inside a record (offset + size past its end, in 64-bit arithmetic) is NULL
+-- in that row, as is a __data_loc / __rel_loc string or array that points outside.
 -- Types:
 --   INTEGER  integer fields of 1/2/4/8 bytes, pointers and longs. Signed fields are
 --            sign-extended; unsigned ones zero-extended, except that unsigned
@@ -27,7 +47,7 @@
 --            negative; `printf('%x', col)` prints them as the kernel would.
 --   TEXT     char arrays (comm[16], rwbs[8], ...) up to the first NUL, and
 --            __data_loc / __rel_loc char[] strings.
---   BLOB     other arrays (fixed or dynamic), and fields of unusual size.
+--   BLOB     other arrays (fixed or dynamic), and fields of any other size (3 bytes...).
 -- ftrace:kernel_stack events are not rows of a typed table: they become `stacks`
 -- rows, referenced by the stack_id of the event they followed on the same CPU. A
 -- kernel_stack with no event before it on its CPU, or right after a loss of events
