@@ -8,6 +8,26 @@
 BUILD    ?= build
 CC       ?= cc
 PKGS     := libzstd libtraceevent libtracefs sqlite3
+
+# A missing library is named here, before anything is compiled, not discovered
+# later as a missing header. `make clean` and `make deps` (which installs them)
+# need none; cmocka only the unit tests.
+DEB_libzstd := libzstd-dev
+DEB_libtraceevent := libtraceevent-dev
+DEB_libtracefs := libtracefs-dev
+DEB_sqlite3 := libsqlite3-dev
+DEB_libtracecmd := libtracecmd-dev
+DEB_cmocka := libcmocka-dev
+ifneq ($(if $(MAKECMDGOALS),$(filter-out clean deps,$(MAKECMDGOALS)),all),)
+NEEDED_PKGS := $(PKGS) libtracecmd $(if $(filter check test-bins %/tests/%,$(MAKECMDGOALS)),cmocka)
+ifeq ($(shell command -v pkg-config 2>/dev/null),)
+$(error missing pkg-config (Debian: apt-get install pkg-config, or run 'make deps'))
+endif
+MISSING_PKGS := $(strip $(foreach p,$(NEEDED_PKGS),$(shell pkg-config --exists $(p) || echo $(p))))
+ifneq ($(MISSING_PKGS),)
+$(error missing $(MISSING_PKGS) (Debian: apt-get install $(foreach p,$(MISSING_PKGS),$(DEB_$(p))), or run 'make deps'))
+endif
+endif
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) libtracecmd 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 WARN     := -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2
