@@ -137,4 +137,37 @@ samples: all
 clean:
 	rm -rf $(BUILD)
 
+# ---------------------------------------------------------------- fuzz (libFuzzer)
+# `make fuzz` builds the libFuzzer targets tests/fuzz/fuzz_*.c (clang, ASan+UBSan,
+# the whole of format/ and analyze/ instrumented for coverage) and runs each for
+# FUZZ_TIME seconds from seeds (samples/, trace.dat files, tests/hostile's captures)
+# plus tests/fuzz/regress/, every input a past run crashed on. `make check` runs
+# them briefly through tests/test_fuzz.sh when clang's libFuzzer is installed
+# (Debian: clang, libclang-rt-14-dev; `make deps`).
+FUZZ_CC      ?= clang
+FUZZ_TIME    ?= 300
+FUZZ         := $(BUILD)/fuzz
+FUZZ_FLAGS   := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
+		-fno-sanitize-recover=undefined
+FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(FUZZ)/%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_RT      := $(wildcard $(shell $(FUZZ_CC) -print-file-name=libclang_rt.fuzzer-$(shell uname -m).a 2>/dev/null))
+.PHONY: fuzz fuzz-bins
+
+$(FUZZ)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(ALL_CFLAGS) $(FUZZ_FLAGS) -c $< -o $@
+$(FUZZ)/obj/$(BUILD)/schema_sql.o: $(BUILD)/schema_sql.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(ALL_CFLAGS) $(FUZZ_FLAGS) -c $< -o $@
+$(FUZZ)/libfuzzana.a: $(call obj,$(FUZZ),$(FORMAT_SRC) $(ANALYZE_SRC) $(BUILD)/schema_sql.c tests/fuzz/harness.c)
+$(FUZZ)/fuzz_%: $(FUZZ)/obj/tests/fuzz/fuzz_%.o $(FUZZ)/libfuzzana.a
+	$(FUZZ_CC) -fsanitize=fuzzer,address,undefined -o $@ $^ $(ANA_LIBS)
+
+fuzz-bins: $(FUZZ_TARGETS)
+fuzz: fuzz-bins
+	BUILD=$(BUILD) FUZZ_TIME=$(FUZZ_TIME) tests/test_fuzz.sh
+ifneq ($(FUZZ_RT),)
+check: fuzz-bins
+endif
+
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""gen.py OUTDIR - write one hostile capture per class of issue 10 into OUTDIR, and
+"""gen.py [--small] OUTDIR [CASE...] - write one hostile capture per class of issue 10 into OUTDIR, and
 OUTDIR/MANIFEST saying what ftana must do with each (tests/test_hostile.sh checks it).
 
 Every capture is small (a few KB, the bombs ~100 KB; files_250k ~12 MB) and is
@@ -330,14 +330,20 @@ def tracedat_cases():
 
 
 def main():
-    out = sys.argv[1]
+    args = sys.argv[1:]
+    # --small: leave out the captures that are big or expand to GiB (fuzz seeds).
+    small = "--small" in args
+    args = [a for a in args if a != "--small"]
+    out = args[0]
     os.makedirs(out, exist_ok=True)
+    big = (zstd_bombs, file_bombs, cpus_3000, files_250k)
     for gen in (sqli_system, sqli_event_field, case_collide, reserved_names, info_nul,
                 field_layouts, pid_size3, print_fmt_cases, printk_malformed, zstd_bombs,
                 file_bombs, cpus_3000, files_250k, esc_text, planted_db, sql_writes,
                 tracedat_cases):
-        gen()
-    only = set(sys.argv[2:])
+        if not (small and gen in big):
+            gen()
+    only = set(args[1:])
     with open(os.path.join(out, "MANIFEST"), "w") as m:
         for name, fname, data, runs in CASES:
             if only and name not in only:

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: MIT
+/* harness.c - see harness.h. */
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analyze/ftana.h"
+#include "analyze/import.h"
+#include "analyze/report_util.h"
+#include "tests/fuzz/harness.h"
+
+/* Not in a header: cmd_report.c declares its reports from its REPORTS table. */
+int report_tpoint(sqlite3 *db, int argc, char **argv);
+
+static char workdir[PATH_MAX];
+
+static void remove_workdir(void)
+{
+	char cmd[PATH_MAX + 16];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", workdir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "fuzz: cannot remove %s\n", workdir);
+}
+
+static void setup_once(void)
+{
+	if (workdir[0])
+		return;
+	/* As ftana's main() does, before any other SQLite call. */
+	sqlite3_config(SQLITE_CONFIG_SINGLETHREAD);
+	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+	const char *base = getenv("FUZZ_TMPDIR") ? getenv("FUZZ_TMPDIR") : "/dev/shm";
+
+	snprintf(workdir, sizeof(workdir), "%s/ftana-fuzz.XXXXXX", base);
+	if (!mkdtemp(workdir)) {
+		snprintf(workdir, sizeof(workdir), "/tmp/ftana-fuzz.XXXXXX");
+		if (!mkdtemp(workdir))
+			abort();
+	}
+	atexit(remove_workdir);
+	/* Reports print to stdout: not the fuzzer's terminal (-close_fd_mask=1 does it
+	 * too, but a replay of one input should stay readable). */
+	int null = open("/dev/null", O_WRONLY);
+	if (null >= 0) {
+		dup2(null, STDOUT_FILENO);
+		close(null);
+	}
+}
+
+static bool write_file(const char *path, const uint8_t *data, size_t size)
+{
+	FILE *f = fopen(path, "wb");
+	bool ok = f && fwrite(data, 1, size, f) == size;
+
+	if (f && fclose(f) != 0)
+		ok = false;
+	return ok;
+}
+
+void fuzz_run_ftana(const uint8_t *data, size_t size, const char *suffix)
+{
+	char in[PATH_MAX + 32], db[PATH_MAX + 32], err[512];
+	struct import_result res;
+
+	setup_once();
+	snprintf(in, sizeof(in), "%s/input%s", workdir, suffix);
+	snprintf(db, sizeof(db), "%s/input.db", workdir);
+	unlink(db);
+	if (!write_file(in, data, size))
+		abort(); /* the harness's own failure, not the input's */
+
+	if (import_ftz(in, db, false, &res, err, sizeof(err)) == 0) {
+		char *info_argv[] = { "info", db, NULL };
+		char *sql_argv[] = { "sql", db, "select * from events limit 50; "
+			"select * from event_types; select * from tasks limit 20", NULL };
+
+		cmd_info(2, info_argv);
+		cmd_sql(3, sql_argv);
+
+		sqlite3 *h = NULL;
+		if (sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK) {
+			char *tp_argv[] = { "tpoint", NULL };
+
+			report_set_file(in);
+			report_tpoint(h, 1, tp_argv);
+		}
+		sqlite3_close(h);
+	}
+	fflush(stdout);
+	unlink(db);
+	unlink(in);
+}
