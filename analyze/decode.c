@@ -45,7 +45,7 @@ static int add_section(struct dec *d, const struct ftz_section *sec, const struc
 		c->secs = n;
 		c->cap_secs = cap;
 	}
-	c->secs[c->nr_secs++] = (struct sec_ref){ sec->offset, p->nr_pages };
+	c->secs[c->nr_secs++] = (struct sec_ref){ sec->offset, p->nr_pages, (uint32_t)sec->raw_len };
 	d->stats.nr_sections++;
 	d->stats.nr_pages += p->nr_pages;
 	d->stats.raw_bytes += sec->raw_len;
@@ -55,12 +55,27 @@ static int add_section(struct dec *d, const struct ftz_section *sec, const struc
 	return 0;
 }
 
+/* INFO/END text as a C string. It may hold NUL bytes: the text ends at the first,
+ * for ftz_kv_get as for every reader of dec_info_text. */
+static char *copy_text(const struct ftz_section *sec)
+{
+	char *t = malloc(sec->len + 1);
+
+	if (t) {
+		memcpy(t, sec->data, sec->len);
+		t[sec->len] = '\0';
+	}
+	return t;
+}
+
 static void take_info(struct dec *d, const struct ftz_section *sec)
 {
 	char v[32];
 
 	free(d->info);
-	d->info = strndup((const char *)sec->data, sec->len);
+	d->info = copy_text(sec);
+	if (!d->info)
+		return;
 	if (ftz_kv_get(d->info, sec->len, "long_size", v, sizeof(v)) > 0)
 		d->long_size = atoi(v);
 	if (ftz_kv_get(d->info, sec->len, "endian", v, sizeof(v)) > 0)
@@ -68,7 +83,7 @@ static void take_info(struct dec *d, const struct ftz_section *sec)
 	if (ftz_kv_get(d->info, sec->len, "nr_cpus", v, sizeof(v)) > 0) {
 		long n = atol(v);
 
-		if (n > 0 && n <= 65536 && !d->cpus) {
+		if (n > 0 && n <= DEC_MAX_CPUS && !d->cpus) {
 			d->cpus = calloc(n, sizeof(*d->cpus));
 			d->stats.nr_cpus = d->cpus ? n : 0;
 		}
@@ -88,6 +103,7 @@ static int scan(struct dec *d, struct ftz_reader *r, char *err, size_t errlen)
 	while ((rc = ftz_reader_next(r, &sec, true)) == FTZ_READ_OK) {
 		struct ftz_pages p;
 		struct ftz_file f;
+		struct ftz_snapshot snap;
 
 		if (!sec.data)
 			continue; /* unknown type or flags */
@@ -97,14 +113,30 @@ static int scan(struct dec *d, struct ftz_reader *r, char *err, size_t errlen)
 			break;
 		case FTZ_SEC_END:
 			free(d->end);
-			d->end = strndup((const char *)sec.data, sec.len);
+			d->end = copy_text(&sec);
 			d->stats.end_seen = true;
+			if (!d->end)
+				goto nomem;
 			break;
 		case FTZ_SEC_FILE:
-			if (ftz_parse_file(&sec, &f) == 0 && dmeta_add_file(d, &f) < 0)
+			if (ftz_parse_file(&sec, &f) < 0) {
+				set_damage(d, sec.offset, "invalid FILE payload (name length runs past it, or a NUL in the name)");
+				return 0;
+			}
+			rc = dmeta_add_file(d, &f);
+			if (rc == -E2BIG) {
+				set_damage(d, sec.offset, "FILE sections over "
+					   DEC_STR(DEC_MAX_FILE_MIB) " MiB in total");
+				return 0;
+			}
+			if (rc < 0)
 				goto nomem;
 			break;
 		case FTZ_SEC_SNAPSHOT:
+			if (ftz_parse_snapshot(&sec, &snap) < 0) {
+				set_damage(d, sec.offset, "invalid SNAPSHOT payload (name length runs past it, or a NUL in the name)");
+				return 0;
+			}
 			if (dmeta_add_snapshot(d, sec.offset) < 0)
 				goto nomem;
 			break;
@@ -113,7 +145,7 @@ static int scan(struct dec *d, struct ftz_reader *r, char *err, size_t errlen)
 				set_damage(d, sec.offset, "invalid PAGES payload");
 				return 0;
 			}
-			if (p.cpu > 65535 || p.page_size < 16) {
+			if (p.cpu >= DEC_MAX_CPUS || p.page_size < 16) {
 				set_damage(d, sec.offset, "PAGES section with an impossible cpu or page size");
 				return 0;
 			}
@@ -156,7 +188,9 @@ struct dec *dec_open(const char *path, char *err, size_t errlen)
 		errno = e;
 		return NULL;
 	}
-	r = ftz_reader_open(path, err, errlen);
+	/* One reader for the whole life of d: the scan, then every CPU's cursor and
+	 * the snapshots, so file descriptors do not grow with the number of CPUs. */
+	r = d->r = ftz_reader_open(path, err, errlen);
 	if (!r) {
 		dec_close(d);
 		errno = EINVAL;
@@ -165,8 +199,6 @@ struct dec *dec_open(const char *path, char *err, size_t errlen)
 	if (!d->path || scan(d, r, err, errlen) < 0)
 		goto fail;
 	d->stats.file_size = ftz_reader_file_size(r);
-	ftz_reader_close(r);
-	r = NULL;
 	if (d->long_size != 4 && d->long_size != 8) {
 		snprintf(err, errlen, "%s: unsupported long_size %d", path, d->long_size);
 		goto fail;
@@ -182,8 +214,6 @@ struct dec *dec_open(const char *path, char *err, size_t errlen)
 	}
 	return d;
 fail:
-	if (r)
-		ftz_reader_close(r);
 	if (d->damaged) {
 		/* say why the metadata is missing: the file is cut or corrupt before it */
 		snprintf(err, errlen, "%s: damaged at offset %llu (%s) before its metadata was complete",
@@ -205,14 +235,14 @@ void dec_close(struct dec *d)
 	for (unsigned i = 0; d->cpus && i < d->stats.nr_cpus; i++) {
 		struct cursor *c = &d->cpus[i];
 
-		if (c->r)
-			ftz_reader_close(c->r);
+		free(c->batch);
 		if (c->kbuf)
 			kbuffer_free(c->kbuf);
 		free(c->secs);
 	}
 	free(d->cpus);
 	free(d->heap);
+	ftz_reader_close(d->r);
 	dmeta_free(d);
 	free(d->info);
 	free(d->end);
@@ -229,32 +259,46 @@ static uint64_t load_uint(const uint8_t *p, int size, bool big_endian)
 	return v;
 }
 
-/* Next batch of cursor c into memory; false at its end or on damage. */
+static void cursor_free_batch(struct dec *d, struct cursor *c)
+{
+	d->batch_bytes -= c->batch_cap;
+	free(c->batch);
+	c->batch = NULL;
+	c->batch_cap = 0;
+	c->pages = NULL;
+	c->nr_pages = 0;
+}
+
+/* Next batch of cursor c into its buffer; false at its end or on damage. At its
+ * end the buffer is freed: a CPU that is done holds no memory. */
 static bool cursor_next_batch(struct dec *d, struct cursor *c)
 {
-	struct ftz_section sec;
+	const struct sec_ref *ref;
+	struct ftz_section sec = { 0 };
 	struct ftz_pages p;
-	char err[256];
+	const char *why = NULL;
+	size_t cap_before = c->batch_cap;
 	int rc;
 
-	if (c->next_sec >= c->nr_secs)
+	if (c->next_sec >= c->nr_secs) {
+		cursor_free_batch(d, c);
 		return false;
-	if (!c->r) {
-		c->r = ftz_reader_open(d->path, err, sizeof(err));
-		if (!c->r) {
-			set_damage(d, c->secs[c->next_sec].offset, err);
-			return false;
-		}
 	}
-	c->sec_offset = c->secs[c->next_sec++].offset;
-	rc = ftz_reader_seek(c->r, c->sec_offset);
-	if (rc == 0)
-		rc = ftz_reader_next(c->r, &sec, true);
+	ref = &c->secs[c->next_sec++];
+	c->sec_offset = ref->offset;
+	/* The buffer grows to raw_len + 1 (the reader's NUL) if it is smaller. */
+	if ((uint64_t)ref->raw_len + 1 > c->batch_cap &&
+	    d->batch_bytes - c->batch_cap + ref->raw_len + 1 > DEC_MAX_BATCH_BYTES) {
+		cursor_free_batch(d, c);
+		rc = FTZ_READ_DAMAGE;
+		why = "PAGES batches held at once for all CPUs over " DEC_STR(DEC_MAX_BATCH_MIB) " MiB";
+	} else {
+		rc = ftz_reader_read_at(d->r, c->sec_offset, &sec, &c->batch, &c->batch_cap, &why);
+		d->batch_bytes += c->batch_cap - cap_before;
+	}
 	if (rc != FTZ_READ_OK || !sec.data || ftz_parse_pages(&sec, &p) < 0) {
-		const char *why = "cannot read PAGES section";
-
-		if (rc == FTZ_READ_DAMAGE)
-			ftz_reader_damage(c->r, &why);
+		if (rc == FTZ_READ_OK || !why)
+			why = "cannot read PAGES section";
 		set_damage(d, c->sec_offset, why);
 		c->next_sec = c->nr_secs; /* nothing after damage is trusted */
 		return false;

@@ -4,11 +4,15 @@
  *
  * dec_open() reads the metadata (INFO, END, FILE sections) into a tep handle --
  * the file's own header_page, every events/<sys>/<ev>/format, kallsyms,
- * printk_formats, saved_cmdlines -- and indexes the PAGES sections per CPU
- * without decompressing them. dec_next() then merges the CPUs by timestamp
- * (k-way merge over one cursor per CPU; each cursor holds one decompressed
- * batch, so memory does not grow with the trace). The ring-buffer pages are
- * walked by libtraceevent's kbuffer only.
+ * printk_formats, saved_cmdlines -- and indexes the PAGES sections per CPU.
+ * dec_next() then merges the CPUs by timestamp (k-way merge over one cursor per
+ * CPU; each cursor holds one decompressed batch, so memory does not grow with the
+ * trace). The ring-buffer pages are walked by libtraceevent's kbuffer only.
+ *
+ * Whatever a file declares, memory stays bounded (FORMAT.md 6.1): at most 64 MiB
+ * per section decoded, 128 MiB of FILE data kept, 1 GiB of batches held by all
+ * cursors together; all cursors share one file descriptor. Crossing a bound is
+ * damage at that section, like a bad checksum.
  *
  * A trace-cmd trace.dat (found by its magic) is read the same way through
  * libtracecmd instead (decode_tracedat.c): same events, same order, same tep.
@@ -92,8 +96,9 @@ const char *dec_info_text(const struct dec *d);
 const char *dec_end_text(const struct dec *d);
 
 /* FILE snapshots, in file order (a later one of the same name and phase replaces
- * an earlier one). dec_file returns the data (NUL-terminated) of NAME in PHASE
- * (0 START, 1 END, -1 either, END preferred), or NULL. */
+ * an earlier one). dec_file returns the data of NAME in PHASE (0 START, 1 END,
+ * -1 either, END preferred), or NULL; a hash lookup. The data is len bytes, may
+ * hold NULs, and has a NUL after them; it stays valid until dec_close. */
 struct dec_file {
 	int phase;
 	const char *name;

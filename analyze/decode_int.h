@@ -12,13 +12,16 @@
 struct sec_ref {
 	uint64_t offset;
 	uint32_t nr_pages;
+	uint32_t raw_len;       /* payload size decoded: at most FTZ_READ_MAX_PAYLOAD */
 };
 
-/* One CPU's position: a batch (PAGES section) decompressed by its own reader,
- * a page inside it loaded into its own kbuffer, an event inside that. */
+/* One CPU's position: a batch (PAGES section) decompressed into its own buffer
+ * through the one shared reader, a page inside it loaded into its own kbuffer, an
+ * event inside that. The buffer is freed when the CPU has no batch left. */
 struct cursor {
 	int cpu;
-	struct ftz_reader *r;   /* opened on first use: the batch it returns stays valid */
+	uint8_t *batch;         /* the current batch's payload (ftz_reader_read_at) */
+	size_t batch_cap;
 	struct sec_ref *secs;
 	size_t nr_secs, cap_secs, next_sec;
 	const uint8_t *pages;
@@ -33,19 +36,42 @@ struct cursor {
 
 struct dat; /* trace.dat backend state (decode_tracedat.c); NULL for a .ftz */
 
+/*
+ * Bounds on what a file can make decode keep, whatever it declares (on top of the
+ * reader's FTZ_READ_MAX_PAYLOAD per section). Recordings hold a few MiB of FILE
+ * sections (kallsyms, formats) and at most a few thousand CPUs.
+ */
+#define DEC_MAX_FILE_MIB 128 /* FILE data + names kept at once */
+#define DEC_MAX_FILE_BYTES ((uint64_t)DEC_MAX_FILE_MIB << 20)
+#define DEC_STR_(x) #x
+#define DEC_STR(x) DEC_STR_(x)
+#define DEC_MAX_CPUS 65536
+/*
+ * Decoded PAGES batches held at once by all cursors: one per CPU is what a merge
+ * needs, but 64 MiB bombs on a thousand CPUs would be 64 GB from a 2 MB file.
+ * ftrec's batches are 256 KiB (4 KiB sub-buffers): 4096 CPUs fit.
+ */
+#define DEC_MAX_BATCH_MIB 1024
+#define DEC_MAX_BATCH_BYTES ((uint64_t)DEC_MAX_BATCH_MIB << 20)
+
 struct dec {
 	char *path;
 	struct dat *dat;
+	struct ftz_reader *r;   /* the .ftz, open from dec_open to dec_close: one fd */
 	int long_size;
 	bool big_endian;
 	char *info, *end;
-	struct dec_file *files;
-	size_t nr_files;
+	struct dec_file *files; /* in file order of first appearance */
+	size_t nr_files, cap_files;
+	size_t *file_index;     /* hash of (name, phase): files[] index + 1, 0 empty */
+	size_t file_index_cap;  /* a power of two, at least twice nr_files */
+	uint64_t file_bytes;    /* data and names of files[], against DEC_MAX_FILE_BYTES */
 	uint64_t *snapshots;    /* file offsets of SNAPSHOT sections */
-	size_t nr_snapshots;
+	size_t nr_snapshots, cap_snapshots;
 	struct tep_handle *tep;
 	struct dec_stats stats;
 	struct cursor *cpus;    /* stats.nr_cpus entries */
+	uint64_t batch_bytes;   /* sum of the cursors' batch_cap, against DEC_MAX_BATCH_BYTES */
 	int *heap;              /* cursor indexes, min-heap on (ts, cpu) */
 	int heap_len;
 	bool started;
@@ -55,6 +81,7 @@ struct dec {
 	char damage_reason[160];
 };
 
+/* 0, -ENOMEM, or -E2BIG when the files would exceed DEC_MAX_FILE_BYTES. */
 int dmeta_add_file(struct dec *d, const struct ftz_file *f);
 int dmeta_add_snapshot(struct dec *d, uint64_t offset);
 int dmeta_load_tep(struct dec *d, char *err, size_t errlen);

@@ -13,97 +13,176 @@
 #include "analyze/decode_int.h"
 #include "analyze/ftrace_names.h"
 
-/* Keep a copy of a FILE section; a later snapshot of the same name and phase replaces it. */
+/*
+ * FILE sections are found by (name, phase) through a hash table: a file may hold
+ * any number of them, and a linear search per section made 250,000 of them take
+ * minutes. FNV-1a of the name, the phase mixed in; linear probing.
+ */
+static size_t file_hash(const char *name, int phase)
+{
+	uint64_t h = 0xcbf29ce484222325ull ^ (uint64_t)phase;
+
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+		h = (h ^ *p) * 0x100000001b3ull;
+	return (size_t)(h ^ h >> 32);
+}
+
+/* The slot of file_index holding (name, phase), or the empty slot where it goes. */
+static size_t *index_slot(const struct dec *d, const char *name, int phase)
+{
+	size_t mask = d->file_index_cap - 1;
+
+	for (size_t i = file_hash(name, phase) & mask;; i = (i + 1) & mask) {
+		size_t *slot = &d->file_index[i];
+		const struct dec_file *f;
+
+		if (!*slot)
+			return slot;
+		f = &d->files[*slot - 1];
+		if (f->phase == phase && !strcmp(f->name, name))
+			return slot;
+	}
+}
+
+static const struct dec_file *find_file(const struct dec *d, const char *name, int phase)
+{
+	size_t *slot;
+
+	if (!d->file_index_cap)
+		return NULL;
+	slot = index_slot(d, name, phase);
+	return *slot ? &d->files[*slot - 1] : NULL;
+}
+
+/* Room for one more file in files[] and in the index (kept at most half full). */
+static int grow_files(struct dec *d)
+{
+	if (d->nr_files == d->cap_files) {
+		size_t cap = d->cap_files ? 2 * d->cap_files : 64;
+		struct dec_file *n = realloc(d->files, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		d->files = n;
+		d->cap_files = cap;
+	}
+	if (2 * (d->nr_files + 1) > d->file_index_cap) {
+		size_t cap = d->file_index_cap ? 2 * d->file_index_cap : 128;
+		size_t *old = d->file_index, old_cap = d->file_index_cap;
+
+		d->file_index = calloc(cap, sizeof(*d->file_index));
+		if (!d->file_index) {
+			d->file_index = old;
+			return -ENOMEM;
+		}
+		d->file_index_cap = cap;
+		for (size_t i = 0; i < old_cap; i++)
+			if (old[i]) {
+				const struct dec_file *f = &d->files[old[i] - 1];
+
+				*index_slot(d, f->name, f->phase) = old[i];
+			}
+		free(old);
+	}
+	return 0;
+}
+
+/*
+ * Keep a copy of a FILE section; a later snapshot of the same name and phase
+ * replaces it, so only the latest copy of each is held. What is held is bounded
+ * by DEC_MAX_FILE_BYTES (each section by the reader's FTZ_READ_MAX_PAYLOAD).
+ */
 int dmeta_add_file(struct dec *d, const struct ftz_file *f)
 {
-	struct dec_file *slot = NULL;
+	const struct dec_file *old = find_file(d, f->name, (int)f->phase);
+	size_t name_len = strlen(f->name);
+	uint64_t bytes = d->file_bytes + f->len + (old ? 0 : name_len);
+	struct dec_file *slot;
 	char *data;
 
-	for (size_t i = 0; i < d->nr_files; i++)
-		if (d->files[i].phase == (int)f->phase && !strcmp(d->files[i].name, f->name))
-			slot = &d->files[i];
+	if (bytes - (old ? old->len : 0) > DEC_MAX_FILE_BYTES)
+		return -E2BIG;
+	if (old) { /* freed first, so two copies are never held at once */
+		slot = &d->files[old - d->files];
+		d->file_bytes -= slot->len;
+		bytes -= slot->len;
+		free((char *)slot->data);
+		slot->data = NULL;
+		slot->len = 0;
+	}
 	data = malloc(f->len + 1);
 	if (!data)
 		return -ENOMEM;
 	memcpy(data, f->data, f->len);
 	data[f->len] = '\0';
-	if (!slot) {
-		struct dec_file *n = realloc(d->files, (d->nr_files + 1) * sizeof(*n));
+	if (!old) {
+		char *name = strdup(f->name);
 
-		if (!n) {
+		if (!name || grow_files(d) < 0) {
+			free(name);
 			free(data);
 			return -ENOMEM;
 		}
-		d->files = n;
 		slot = &d->files[d->nr_files++];
-		slot->name = strdup(f->name);
+		slot->name = name;
 		slot->phase = f->phase;
-		if (!slot->name) {
-			free(data);
-			d->nr_files--;
-			return -ENOMEM;
-		}
-	} else {
-		free((char *)slot->data);
+		*index_slot(d, name, f->phase) = d->nr_files;
 	}
 	slot->data = data;
 	slot->len = f->len;
+	d->file_bytes = bytes;
 	return 0;
 }
 
 int dmeta_add_snapshot(struct dec *d, uint64_t offset)
 {
-	uint64_t *n = realloc(d->snapshots, (d->nr_snapshots + 1) * sizeof(*n));
+	if (d->nr_snapshots == d->cap_snapshots) {
+		size_t cap = d->cap_snapshots ? 2 * d->cap_snapshots : 64;
+		uint64_t *n = realloc(d->snapshots, cap * sizeof(*n));
 
-	if (!n)
-		return -ENOMEM;
-	d->snapshots = n;
+		if (!n)
+			return -ENOMEM;
+		d->snapshots = n;
+		d->cap_snapshots = cap;
+	}
 	d->snapshots[d->nr_snapshots++] = offset;
 	return 0;
 }
 
 int dec_for_each_snapshot(struct dec *d, dec_snapshot_fn fn, void *ctx)
 {
-	char err[256];
-	struct ftz_reader *r;
+	uint8_t *buf = NULL;
+	size_t cap = 0;
 	int rc = 0;
 
-	if (!d->nr_snapshots)
-		return 0;
-	r = ftz_reader_open(d->path, err, sizeof(err));
-	if (!r)
-		return -EIO;
 	for (size_t i = 0; !rc && i < d->nr_snapshots; i++) {
 		struct ftz_section sec;
 		struct ftz_snapshot snap;
+		const char *why;
 
 		/* The scan in dec_open read these sections whole: reading them again can
 		 * only fail if the file changed since. */
-		if (ftz_reader_seek(r, d->snapshots[i]) < 0 ||
-		    ftz_reader_next(r, &sec, false) != FTZ_READ_OK || ftz_parse_snapshot(&sec, &snap) < 0)
+		if (ftz_reader_read_at(d->r, d->snapshots[i], &sec, &buf, &cap, &why) != FTZ_READ_OK ||
+		    ftz_parse_snapshot(&sec, &snap) < 0)
 			rc = -EIO;
 		else
 			rc = fn(ctx, &snap);
 	}
-	ftz_reader_close(r);
+	free(buf);
 	return rc;
 }
 
 const char *dec_file(const struct dec *d, const char *name, int phase, size_t *len)
 {
-	const struct dec_file *best = NULL;
+	const struct dec_file *f = NULL;
 
-	for (size_t i = 0; i < d->nr_files; i++) {
-		const struct dec_file *f = &d->files[i];
-
-		if (strcmp(f->name, name) || (phase >= 0 && f->phase != phase))
-			continue;
-		if (!best || f->phase == FTZ_PHASE_END)
-			best = f;
-	}
-	if (best && len)
-		*len = best->len;
-	return best ? best->data : NULL;
+	if (phase != FTZ_PHASE_START)
+		f = find_file(d, name, FTZ_PHASE_END);
+	if (!f && phase != FTZ_PHASE_END)
+		f = find_file(d, name, FTZ_PHASE_START);
+	if (f && len)
+		*len = f->len;
+	return f ? f->data : NULL;
 }
 
 size_t dec_nr_files(const struct dec *d)
@@ -197,6 +276,7 @@ void dmeta_free(struct dec *d)
 		free((char *)d->files[i].data);
 	}
 	free(d->files);
+	free(d->file_index);
 	free(d->snapshots);
 	if (d->tep)
 		tep_free(d->tep);

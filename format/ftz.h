@@ -108,6 +108,16 @@ enum ftz_read_status {
 	FTZ_READ_DAMAGE = -1, /* damage: truncated or corrupt; see ftz_reader_damage() */
 };
 
+/*
+ * Largest payload a reader decodes (INFO, FILE, PAGES, END, SNAPSHOT), before or
+ * after decompression. A known section over it is damage (FORMAT.md 3, "Limits"):
+ * this bounds the memory a file can make a reader take, whatever it declares.
+ * ftrec's largest sections are /proc/kallsyms (~5-30 MiB) and PAGES batches of
+ * 64 sub-buffers (256 KiB with 4 KiB sub-buffers, 32 MiB with the kernel's
+ * largest, 512 KiB, on 4 KiB pages).
+ */
+#define FTZ_READ_MAX_PAYLOAD (64u << 20)
+
 /* Open PATH, check magic and major version. NULL with errbuf set ("not an .ftz file", ...). */
 struct ftz_reader *ftz_reader_open(const char *path, char *errbuf, size_t errlen);
 
@@ -121,6 +131,17 @@ int ftz_reader_next(struct ftz_reader *r, struct ftz_section *sec, bool want_pag
 
 /* Reposition to a section offset previously returned in sec->offset. */
 int ftz_reader_seek(struct ftz_reader *r, uint64_t offset);
+
+/*
+ * Read and decode the section at OFFSET (a sec->offset from an earlier scan) into
+ * a buffer the caller owns: *buf of *cap bytes, grown with realloc, released with
+ * free(); sec->data points into it. Same checks as ftz_reader_next; neither the
+ * reader's position nor its damage state changes. FTZ_READ_OK, or FTZ_READ_DAMAGE
+ * with *why set to a one-line reason. This lets many cursors (one per CPU) share
+ * one reader and its one file descriptor, each keeping its own payload.
+ */
+int ftz_reader_read_at(struct ftz_reader *r, uint64_t offset, struct ftz_section *sec,
+		       uint8_t **buf, size_t *cap, const char **why);
 
 /* After FTZ_READ_DAMAGE: offset where reading stopped and a one-line reason. */
 uint64_t ftz_reader_damage(const struct ftz_reader *r, const char **reason);
@@ -159,9 +180,11 @@ struct ftz_snapshot {
 int ftz_parse_snapshot(const struct ftz_section *sec, struct ftz_snapshot *out);
 
 /*
- * Look up KEY in "key=value\n" text (INFO / END payloads). Copies the value into
- * buf (NUL-terminated) and returns its length, or -ENOENT. Like snprintf, a
- * value longer than buflen - 1 is truncated and its full length returned.
+ * Look up KEY in "key=value\n" text (INFO / END payloads) of at most LEN bytes;
+ * the text ends at its first NUL byte if it has one (FORMAT.md 4.1), so no byte
+ * past either is read. Copies the value into buf (NUL-terminated) and returns its
+ * length, or -ENOENT. Like snprintf, a value longer than buflen - 1 is truncated
+ * and its full length returned.
  */
 int ftz_kv_get(const char *text, size_t len, const char *key, char *buf, size_t buflen);
 

@@ -86,10 +86,10 @@ static int parse_named(const struct ftz_section *sec, size_t fixed_len, size_t n
 	name_len = get_le16(sec->data + name_len_at);
 	if (name_len == 0 || sec->len - fixed_len < name_len)
 		return -EINVAL;
+	if (memchr(sec->data + fixed_len, '\0', name_len)) /* not a valid name */
+		return -EINVAL;
 	memcpy(file_name, sec->data + fixed_len, name_len);
 	file_name[name_len] = '\0';
-	if (strlen(file_name) != name_len) /* an embedded NUL: not a valid name */
-		return -EINVAL;
 	*name = file_name;
 	*data = sec->data + fixed_len + name_len;
 	*len = sec->len - fixed_len - name_len;
@@ -132,11 +132,14 @@ int ftz_parse_pages(const struct ftz_section *sec, struct ftz_pages *out)
 	return 0;
 }
 
-/* Lines are "key=value"; a line without '=' is ignored; the last match wins. */
+/*
+ * Lines are "key=value"; a line without '=' is ignored; the last match wins.
+ * A NUL ends the text: callers that hold the text as a C string see the same keys.
+ */
 int ftz_kv_get(const char *text, size_t len, const char *key, char *buf, size_t buflen)
 {
 	size_t key_len = strlen(key);
-	const char *end = text + len, *val = NULL;
+	const char *end = text + strnlen(text, len), *val = NULL;
 	size_t val_len = 0;
 
 	for (const char *line = text; line < end;) {

@@ -3,7 +3,11 @@
  * reader.c - walk a .ftz section by section, verifying every checksum, and stop
  * at the first damaged section (FORMAT.md "Reading"). Every length read from the
  * file is bounded before use: any input, however corrupt, yields either sections
- * or a damage report, never a crash or a huge allocation.
+ * or a damage report, never a crash or a huge allocation. A payload that is
+ * decoded is at most FTZ_READ_MAX_PAYLOAD bytes, compressed or not, and a zstd
+ * frame is decompressed into a buffer of exactly that declared size, so a
+ * decompression bomb costs at most that much; payloads that are not decoded
+ * are checksummed through a fixed buffer.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -132,12 +136,12 @@ static int damaged(struct ftz_reader *r, const char *reason)
 }
 
 /* Do the bytes [pos, pos + len) exist? Re-stat once: the file may still be growing. */
-static bool in_file(struct ftz_reader *r, uint64_t len)
+static bool in_file(struct ftz_reader *r, uint64_t pos, uint64_t len)
 {
-	if (r->pos + len <= r->size)
+	if (pos + len <= r->size)
 		return true;
 	r->size = file_size(r->fd);
-	return r->pos + len <= r->size;
+	return pos + len <= r->size;
 }
 
 /* Only zstd is understood; a section with other flag bits is returned opaque. */
@@ -147,69 +151,146 @@ static bool understood(const struct ftz_sec_hdr *h)
 	       (h->flags & ~FTZ_FLAG_ZSTD) == 0;
 }
 
-static int load_payload(struct ftz_reader *r, const struct ftz_sec_hdr *h,
-			struct ftz_section *sec, bool decode)
+/*
+ * Checksum a payload that is not decoded through a fixed buffer: an unknown
+ * section of up to 1 GiB, or PAGES in a fast scan, costs no memory of its size.
+ */
+static const char *check_stored(struct ftz_reader *r, const struct ftz_sec_hdr *h, uint64_t off)
 {
-	uint64_t off = r->pos + FTZ_SEC_HDR_LEN;
+	uint8_t chunk[64 * 1024];
+	uint32_t crc = 0;
 
-	if (reserve(&r->stored, &r->stored_cap, h->stored_len) < 0)
-		return damaged(r, "out of memory for the section payload");
-	if (read_at(r->fd, r->stored, h->stored_len, off) < 0)
-		return damaged(r, "section payload is truncated");
-	if (ftz_crc32c(0, r->stored, h->stored_len) != h->payload_crc)
-		return damaged(r, "section payload checksum mismatch");
-	if (!decode)
-		return 0;
-	if (!(h->flags & FTZ_FLAG_ZSTD)) {
-		r->stored[h->stored_len] = '\0';
-		sec->data = r->stored;
-		sec->len = h->stored_len;
-		return 0;
+	for (uint64_t done = 0; done < h->stored_len;) {
+		size_t n = h->stored_len - done < sizeof(chunk) ? h->stored_len - done : sizeof(chunk);
+
+		if (read_at(r->fd, chunk, n, off + done) < 0)
+			return "section payload is truncated";
+		crc = ftz_crc32c(crc, chunk, n);
+		done += n;
 	}
-	if (reserve(&r->raw, &r->raw_cap, h->raw_len) < 0)
-		return damaged(r, "out of memory for the decompressed payload");
-	size_t n = ZSTD_decompressDCtx(r->dctx, r->raw, h->raw_len, r->stored, h->stored_len);
-	if (ZSTD_isError(n) || n != h->raw_len)
-		return damaged(r, "zstd payload does not decompress to its raw length");
-	r->raw[n] = '\0';
-	sec->data = r->raw;
-	sec->len = n;
-	return 0;
+	return crc == h->payload_crc ? NULL : "section payload checksum mismatch";
 }
 
-int ftz_reader_next(struct ftz_reader *r, struct ftz_section *sec, bool want_pages)
+/*
+ * Read, checksum and (with decode) decompress the payload of header h at off
+ * into *out (grown as needed; NUL-terminated so text payloads are C strings).
+ * The compressed bytes go through the reader's scratch buffer. NULL, or why not.
+ */
+static const char *load_payload(struct ftz_reader *r, const struct ftz_sec_hdr *h, uint64_t off,
+				struct ftz_section *sec, bool decode, uint8_t **out, size_t *out_cap)
+{
+	unsigned long long frame_len;
+	size_t n;
+
+	if (!decode)
+		return check_stored(r, h, off);
+	if (!(h->flags & FTZ_FLAG_ZSTD)) {
+		if (reserve(out, out_cap, h->stored_len) < 0)
+			return "out of memory for the section payload";
+		if (read_at(r->fd, *out, h->stored_len, off) < 0)
+			return "section payload is truncated";
+		if (ftz_crc32c(0, *out, h->stored_len) != h->payload_crc)
+			return "section payload checksum mismatch";
+		(*out)[h->stored_len] = '\0';
+		sec->data = *out;
+		sec->len = h->stored_len;
+		return NULL;
+	}
+	if (reserve(&r->stored, &r->stored_cap, h->stored_len) < 0)
+		return "out of memory for the section payload";
+	if (read_at(r->fd, r->stored, h->stored_len, off) < 0)
+		return "section payload is truncated";
+	if (ftz_crc32c(0, r->stored, h->stored_len) != h->payload_crc)
+		return "section payload checksum mismatch";
+	/* The frame must say the size the header says (the writer records it), so
+	 * the output buffer below, of raw_len bytes, bounds what zstd may produce. */
+	frame_len = ZSTD_getFrameContentSize(r->stored, h->stored_len);
+	if (frame_len != h->raw_len)
+		return "zstd frame does not declare the section's raw length";
+	if (reserve(out, out_cap, h->raw_len) < 0)
+		return "out of memory for the decompressed payload";
+	n = ZSTD_decompressDCtx(r->dctx, *out, h->raw_len, r->stored, h->stored_len);
+	if (ZSTD_isError(n) || n != h->raw_len)
+		return "zstd payload does not decompress to its raw length";
+	(*out)[n] = '\0';
+	sec->data = *out;
+	sec->len = n;
+	return NULL;
+}
+
+/*
+ * The section at pos: header checks in FORMAT.md's order, then the payload into
+ * *out. FTZ_READ_END at the end of the file, FTZ_READ_OK, or FTZ_READ_DAMAGE
+ * with *why set. Touches neither r->pos nor r->damage.
+ */
+static int read_section(struct ftz_reader *r, uint64_t pos, struct ftz_section *sec,
+			bool want_pages, uint8_t **out, size_t *out_cap, const char **why)
 {
 	uint8_t buf[FTZ_SEC_HDR_LEN];
 	struct ftz_sec_hdr h;
-	int rc;
+	bool known = false;
 
-	if (r->damage)
-		return FTZ_READ_DAMAGE;
-	if (!in_file(r, 1))
+	if (!in_file(r, pos, 1))
 		return FTZ_READ_END;
-	if (!in_file(r, FTZ_SEC_HDR_LEN) || read_at(r->fd, buf, sizeof(buf), r->pos) < 0)
-		return damaged(r, "truncated section header");
-	if (ftz_sec_hdr_decode(buf, &h) < 0)
-		return damaged(r, "section header checksum mismatch");
-	if (h.stored_len > FTZ_MAX_LEN || h.raw_len > FTZ_MAX_LEN)
-		return damaged(r, "section length over the 1 GiB limit");
-	if (!(h.flags & FTZ_FLAG_ZSTD) && h.raw_len != h.stored_len)
-		return damaged(r, "uncompressed section with raw length != stored length");
-	if (!in_file(r, FTZ_SEC_HDR_LEN + h.stored_len))
-		return damaged(r, "section payload is truncated");
+	*why = NULL;
+	if (!in_file(r, pos, FTZ_SEC_HDR_LEN) || read_at(r->fd, buf, sizeof(buf), pos) < 0)
+		*why = "truncated section header";
+	else if (ftz_sec_hdr_decode(buf, &h) < 0)
+		*why = "section header checksum mismatch";
+	else if (h.stored_len > FTZ_MAX_LEN || h.raw_len > FTZ_MAX_LEN)
+		*why = "section length over the 1 GiB limit";
+	else if (!(h.flags & FTZ_FLAG_ZSTD) && h.raw_len != h.stored_len)
+		*why = "uncompressed section with raw length != stored length";
+	else if ((known = understood(&h)) &&
+		 (h.raw_len > FTZ_READ_MAX_PAYLOAD || h.stored_len > FTZ_READ_MAX_PAYLOAD))
+		*why = "section payload over this reader's 64 MiB limit";
+	else if (!in_file(r, pos, FTZ_SEC_HDR_LEN + h.stored_len))
+		*why = "section payload is truncated";
+	if (*why)
+		return FTZ_READ_DAMAGE;
 
 	*sec = (struct ftz_section){
-		.type = h.type, .flags = h.flags, .offset = r->pos,
+		.type = h.type, .flags = h.flags, .offset = pos,
 		.stored_len = h.stored_len, .raw_len = h.raw_len,
 	};
 	/* The checksum is verified even when the payload is not decoded, so a fast
 	 * scan stops at the same damage as a full read (except a bad zstd frame
 	 * under a good checksum, which only a writer bug could produce). */
-	rc = load_payload(r, &h, sec, understood(&h) && (want_pages || h.type != FTZ_SEC_PAGES));
-	if (rc < 0)
-		return rc;
-	r->pos += FTZ_SEC_HDR_LEN + h.stored_len;
-	return FTZ_READ_OK;
+	*why = load_payload(r, &h, pos + FTZ_SEC_HDR_LEN, sec,
+			    known && (want_pages || h.type != FTZ_SEC_PAGES), out, out_cap);
+	return *why ? FTZ_READ_DAMAGE : FTZ_READ_OK;
+}
+
+int ftz_reader_next(struct ftz_reader *r, struct ftz_section *sec, bool want_pages)
+{
+	const char *why;
+	int rc;
+
+	if (r->damage)
+		return FTZ_READ_DAMAGE;
+	rc = read_section(r, r->pos, sec, want_pages, &r->raw, &r->raw_cap, &why);
+	if (rc == FTZ_READ_DAMAGE)
+		return damaged(r, why);
+	if (rc == FTZ_READ_OK)
+		r->pos += FTZ_SEC_HDR_LEN + sec->stored_len;
+	return rc;
+}
+
+int ftz_reader_read_at(struct ftz_reader *r, uint64_t offset, struct ftz_section *sec,
+		       uint8_t **buf, size_t *cap, const char **why)
+{
+	int rc;
+
+	if (offset < FTZ_FILE_HDR_LEN) {
+		*why = "section offset inside the file header";
+		return FTZ_READ_DAMAGE;
+	}
+	rc = read_section(r, offset, sec, true, buf, cap, why);
+	if (rc == FTZ_READ_END) {
+		*why = "no section at this offset";
+		return FTZ_READ_DAMAGE;
+	}
+	return rc;
 }
 
 int ftz_reader_seek(struct ftz_reader *r, uint64_t offset)

@@ -30,6 +30,7 @@
 #include "ftz.h"
 
 #define NR_IDS 65536 /* common_type is a u16 */
+#define MAX_CPUS 65536 /* as ftana's decoder (DEC_MAX_CPUS) */
 #define RB_FLAGS_MASK 0x3fffffffull /* commit bits above are the missed-events flags */
 
 struct cpu_totals {
@@ -251,6 +252,9 @@ static int dump_ftz(struct dump *d, const char *path, bool quiet)
 		else if (s.type == FTZ_SEC_FILE && ftz_parse_file(&s, &f) == 0 &&
 			 !strncmp(f.name, "events/", 7) && strstr(f.name, "/format"))
 			learn_format(d, &f);
+		else if (s.type == FTZ_SEC_PAGES && ftz_parse_pages(&s, &p) == 0 &&
+			 p.cpu >= MAX_CPUS) /* a per-CPU table that large is the file's lie */
+			d->bad_pages += p.nr_pages;
 		else if (s.type == FTZ_SEC_PAGES && ftz_parse_pages(&s, &p) == 0)
 			for (uint32_t i = 0; i < p.nr_pages; i++)
 				walk_page(d, cpu_slot(d, p.cpu),
