@@ -38,8 +38,13 @@ static const char *const fixed_cols[] = { "id", "ts", "cpu", "pid", "stack_id", 
 
 /* ---------------------------------------------------------------- case-insensitive name set */
 
+struct name_slot {
+	char *name;
+	unsigned next_suffix; /* as a base of unique_name: the next "_N" to try */
+};
+
 struct name_set {
-	char **slots; /* open addressing, power-of-two size */
+	struct name_slot *slots; /* open addressing, power-of-two size */
 	size_t cap, used;
 };
 
@@ -60,14 +65,21 @@ static size_t set_slot(const struct name_set *s, const char *name)
 {
 	size_t j = hash_ci(name) & (s->cap - 1);
 
-	while (s->slots[j] && strcasecmp(s->slots[j], name))
+	while (s->slots[j].name && strcasecmp(s->slots[j].name, name))
 		j = (j + 1) & (s->cap - 1);
 	return j;
 }
 
+static struct name_slot *set_find(const struct name_set *s, const char *name)
+{
+	struct name_slot *e = s->cap ? &s->slots[set_slot(s, name)] : NULL;
+
+	return e && e->name ? e : NULL;
+}
+
 static bool set_has(const struct name_set *s, const char *name)
 {
-	return s->cap && s->slots[set_slot(s, name)];
+	return set_find(s, name) != NULL;
 }
 
 /* Add a copy of NAME (no-op when present). */
@@ -82,16 +94,16 @@ static int set_add(struct name_set *s, const char *name)
 		if (!n.slots)
 			return -ENOMEM;
 		for (size_t i = 0; i < s->cap; i++)
-			if (s->slots[i])
-				n.slots[set_slot(&n, s->slots[i])] = s->slots[i];
+			if (s->slots[i].name)
+				n.slots[set_slot(&n, s->slots[i].name)] = s->slots[i];
 		free(s->slots);
 		*s = n;
 	}
 	j = set_slot(s, name);
-	if (s->slots[j])
+	if (s->slots[j].name)
 		return 0;
-	s->slots[j] = strdup(name);
-	if (!s->slots[j])
+	s->slots[j].name = strdup(name);
+	if (!s->slots[j].name)
 		return -ENOMEM;
 	s->used++;
 	return 0;
@@ -100,7 +112,7 @@ static int set_add(struct name_set *s, const char *name)
 static void set_free(struct name_set *s)
 {
 	for (size_t i = 0; i < s->cap; i++)
-		free(s->slots[i]);
+		free(s->slots[i].name);
 	free(s->slots);
 	*s = (struct name_set){ 0 };
 }
@@ -227,21 +239,38 @@ static char *clean_name(const char *prefix, const char *a, const char *b)
 	return s;
 }
 
+static bool name_taken(const struct name_set *taken, const struct name_set *reserved,
+		       const char *name)
+{
+	return set_has(taken, name) || (reserved && set_has(reserved, name));
+}
+
 /* BASE itself, or BASE_2, BASE_3, ...: the first taken by neither set; added to TAKEN.
- * Takes BASE (freed, or returned). */
+ * Takes BASE (freed, or returned). BASE's slot remembers where the count stopped:
+ * a file of 10,000 events of one name costs no 10,000^2 tries. */
 static char *unique_name(struct name_set *taken, const struct name_set *reserved, char *base)
 {
-	char *name = base;
+	struct name_slot *slot;
+	char *name = NULL;
+	unsigned n;
 
-	for (unsigned n = 2; name && (set_has(taken, name) || (reserved && set_has(reserved, name)));
-	     n++) {
-		if (name != base)
+	if (!name_taken(taken, reserved, base)) {
+		name = base;
+		base = NULL;
+	} else if (set_add(taken, base) == 0) { /* a reserved base: its slot keeps the count */
+		slot = set_find(taken, base);
+		for (n = slot->next_suffix < 2 ? 2 : slot->next_suffix;; n++) {
+			if (asprintf(&name, "%s_%u", base, n) < 0) {
+				name = NULL;
+				break;
+			}
+			if (!name_taken(taken, reserved, name))
+				break;
 			free(name);
-		if (asprintf(&name, "%s_%u", base, n) < 0)
-			name = NULL;
+		}
+		slot->next_suffix = n + 1;
 	}
-	if (name != base)
-		free(base);
+	free(base);
 	if (name && set_add(taken, name) < 0) {
 		free(name);
 		return NULL;

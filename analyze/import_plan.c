@@ -66,17 +66,25 @@ static int add_pair(struct etable *t, int pid_col, int comm_col)
 	return 0;
 }
 
+/* Kernel events have one or two comm fields (prev_comm, next_comm): the pid search
+ * is quadratic in the fields, so of a hostile format's thousands of comm fields
+ * only the first few are looked at. */
+#define MAX_COMM_FIELDS 16
+
 /* comm / X_comm text fields paired with pid / X_pid integer fields of the same
  * event; a plain `comm` without a `pid` field is the current task's (block_rq_issue),
  * paired with common_pid (pid_col -1). */
 static int plan_pairs(struct etable *t, struct tep_format_field **fields, int n)
 {
-	for (int i = 0; i < n; i++) {
+	int comm_fields = 0;
+
+	for (int i = 0; i < n && comm_fields < MAX_COMM_FIELDS; i++) {
 		size_t pre;
 		int pid_col = -1;
 
 		if (t->cols[i].kind != COL_TEXT || !is_comm_name(fields[i]->name, &pre))
 			continue;
+		comm_fields++;
 		for (int j = 0; j < n && pid_col < 0; j++) {
 			const char *p = fields[j]->name;
 

@@ -516,6 +516,53 @@ static void test_many_types_and_fields(void **state)
 	free(src);
 }
 
+/* 2000 formats of one name in one system: s_same, then s_same_2 ... s_same_2000
+ * (each count resumed, not restarted: no quadratic naming); and an event of 1000
+ * comm fields without pids, of which only the plain `comm` pairs with common_pid. */
+static void test_many_same_names(void **state)
+{
+	char *src = fmt("%s/same.ftz", dir), err[256];
+	struct cb_capture *c = cb_open(src);
+	size_t cap = 1001 * 64, len = 0;
+	char *comms = malloc(cap);
+	int rc;
+
+	assert_non_null(c);
+	for (int i = 0; i < 2000; i++) {
+		/* the directories differ (a .ftz keeps one file per path), the names do not */
+		char *text = event_format("same", 5000 + i, "4",
+					  "\tfield:int v;\toffset:8;\tsize:4;\tsigned:1;\n");
+		char *subdir = fmt("same%d", i);
+
+		cb_format(c, "s", subdir, text);
+		free(text);
+		free(subdir);
+	}
+	len += snprintf(comms, cap, "\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n");
+	for (int f = 0; f < 1000; f++)
+		len += snprintf(comms + len, cap - len,
+				"\tfield:char c%d_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n", f);
+	add_event(c, "s", "comms", 9000, "4", comms);
+	free(comms);
+	for (int i = 0; i < 2000; i++)
+		put32(cb_record(c, 5000 + i, i, 12), 8, i);
+	memcpy(cb_record(c, 9000, 31337, 24) + 8, "many", 5);
+	assert_int_equal(cb_close(c), 0);
+
+	sqlite3 *db = import(src, "same", &rc, err, sizeof(err));
+
+	if (rc)
+		fail_msg("import failed: %s", err);
+	assert_every_type_has_its_table(db, 2001, 2001);
+	assert_query_text(db, "SELECT table_name FROM event_types WHERE type_id = 5000", "s_same");
+	assert_query_text(db, "SELECT table_name FROM event_types WHERE type_id = 5001", "s_same_2");
+	assert_query_text(db, "SELECT table_name FROM event_types WHERE type_id = 6999", "s_same_2000");
+	assert_int_equal(query_int(db, "SELECT v FROM s_same_2000"), 1999);
+	assert_query_text(db, "SELECT comm FROM tasks WHERE pid = 31337", "many");
+	sqlite3_close(db);
+	free(src);
+}
+
 /* ---------------------------------------------------------------- reserved names */
 
 /* Every table, view or index our code creates by a literal name (C or SQL) is
@@ -575,6 +622,7 @@ int main(void)
 		cmocka_unit_test(test_hostile_names),
 		cmocka_unit_test(test_hostile_layouts),
 		cmocka_unit_test(test_many_types_and_fields),
+		cmocka_unit_test(test_many_same_names),
 		cmocka_unit_test(test_reserved_names_cover_sources),
 	};
 
