@@ -52,6 +52,25 @@ static int group_teardown(void **state)
 
 /* ---------------------------------------------------------------- helpers */
 
+/* The whole of PATH (NULL if unreadable); *len its size. */
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	long n;
+
+	if (!f)
+		return NULL;
+	if (!fseek(f, 0, SEEK_END) && (n = ftell(f)) > 0 && !fseek(f, 0, SEEK_SET) &&
+	    (buf = malloc(n)) && fread(buf, 1, n, f) != (size_t)n) {
+		free(buf);
+		buf = NULL;
+	}
+	*len = buf ? (size_t)n : 0;
+	fclose(f);
+	return buf;
+}
+
 static char *fmt(const char *f, ...)
 {
 	va_list ap;
@@ -563,6 +582,58 @@ static void test_many_same_names(void **state)
 	free(src);
 }
 
+/* ---------------------------------------------------------------- trace.dat */
+
+#define TRACEDAT "tests/data/tracedat/labsisop-4.13-i686-funcgraph-v6.dat"
+
+static void patch(uint8_t *data, size_t len, const char *from, size_t n, const char *to)
+{
+	uint8_t *at = memmem(data, len, from, n);
+
+	assert_non_null(at);
+	memcpy(at, to, n); /* same length: the file's sizes stay right */
+}
+
+/* A real trace.dat (libtracecmd's path, not ours) with its one event system "irq"
+ * renamed to '";' and its event irq_handler_entry to Symbols_Addr (our index,
+ * in another case; padded with blanks the format parser skips): the table is
+ * <system>_<event>, quoted, and holds the 7 irq_handler_entry events that
+ * `trace-cmd report` prints for the original file, irq=4 name=ttyS0 each. */
+static void test_tracedat_names(void **state)
+{
+	char *src = fmt("%s/names.dat", dir), err[256];
+	size_t len;
+	char *data;
+	FILE *f;
+	int rc;
+
+	assert_int_equal(chdir(cwd_before), 0);
+	data = slurp(TRACEDAT, &len);
+	assert_int_equal(chdir(dir), 0);
+	assert_non_null(data);
+	patch((uint8_t *)data, len, "fmt\n\x01\x00\x00\x00irq\x00", 12, "fmt\n\x01\x00\x00\x00\";'\x00");
+	patch((uint8_t *)data, len, "name: irq_handler_entry\n", 24, "name: Symbols_Addr     \n");
+	f = fopen(src, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, len, f), len);
+	fclose(f);
+	free(data);
+
+	sqlite3 *db = import(src, "tracedat", &rc, err, sizeof(err));
+
+	if (rc)
+		fail_msg("import failed: %s", err);
+	assert_query_text(db, "SELECT table_name FROM event_types WHERE name = 'Symbols_Addr'",
+			  "\";'_Symbols_Addr");
+	assert_int_equal(query_int(db, "SELECT count(*) FROM \"\"\";'_Symbols_Addr\""), 7);
+	assert_int_equal(query_int(db, "SELECT count(*) FROM \"\"\";'_Symbols_Addr\" "
+				   "WHERE irq = 4 AND name = 'ttyS0'"), 7);
+	assert_int_equal(query_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'symbols_addr' "
+				   "AND type = 'index'"), 1);
+	sqlite3_close(db);
+	free(src);
+}
+
 /* ---------------------------------------------------------------- reserved names */
 
 /* Every table, view or index our code creates by a literal name (C or SQL) is
@@ -623,6 +694,7 @@ int main(void)
 		cmocka_unit_test(test_hostile_layouts),
 		cmocka_unit_test(test_many_types_and_fields),
 		cmocka_unit_test(test_many_same_names),
+		cmocka_unit_test(test_tracedat_names),
 		cmocka_unit_test(test_reserved_names_cover_sources),
 	};
 
