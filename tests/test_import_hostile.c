@@ -172,6 +172,9 @@ static void assert_every_type_has_its_table(sqlite3 *db, long long nr_types, lon
 				   "(SELECT 1 FROM sqlite_master m WHERE m.type = 'table' "
 				   "AND m.name = e.table_name)"), 0);
 	assert_int_equal(query_int(db, "SELECT count(*) FROM events"), nr_events);
+	/* events.type is a quoted literal in the view: each must be its table's name */
+	assert_int_equal(query_int(db, "SELECT count(*) FROM events e JOIN " TYPES " t "
+				   "ON e.type = t.table_name"), nr_events);
 	assert_int_equal(sqlite3_prepare_v2(db, "SELECT table_name, count FROM " TYPES, -1,
 					    &st, NULL), SQLITE_OK);
 	while (sqlite3_step(st) == SQLITE_ROW) {
