@@ -16,8 +16,8 @@
  * Absent: event format texts (event_types.format is NULL), saved_tgids, START stats,
  * SNAPSHOT sections, page counts and sizes (meta pages / page_bytes_* are 0).
  * Only the top-level buffer is read (not trace-cmd's extra buffer instances).
- * Old kernels' ftrace:function format prints numbers; ftrace_names.c names them as
- * trace-cmd's function plugin does (we load no plugins).
+ * Old kernels' function and function_graph formats print numbers; ftrace_names.c
+ * names them as trace-cmd does with its plugins (we load none) and later kernels do.
  *
  * Damage: a file libtracecmd cannot open (cut in its headers, options or v6 CPU
  * data) is reported as damaged before anything is imported, as trace-cmd report

@@ -6,9 +6,10 @@
 #include <traceevent/event-parse.h>
 
 /*
- * If the ftrace:function event of TEP prints its addresses as numbers (" %lx <-- %lx",
- * kernels before %ps was used there, e.g. 4.13), print it as later kernels' format
- * " %ps <-- %ps" does: " NAME <-- NAME", 0xADDR where the file's symbols do not name it.
+ * If the ftrace events function, funcgraph_entry or funcgraph_exit of TEP print their
+ * addresses as numbers (" %lx <-- %lx", kernels before %ps was used there, e.g. 4.13),
+ * print them as later kernels' formats do (" %ps <-- %ps", "--> %ps (%u)", ...):
+ * names, 0xADDR where the file's symbols do not name one.
  * Call once the tep has the file's event formats and kallsyms.
  */
 void ftrace_name_functions(struct tep_handle *tep);

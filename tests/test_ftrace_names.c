@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_ftrace_names.c - analyze/ftrace_names.c: a function event whose format prints
- * numbers (4.13's " %lx <-- %lx") is printed with the names of the kallsyms written
- * here, as a %ps format prints it; formats that name functions themselves, or lack the
- * fields, are left to libtraceevent. Records are built by hand, 32-bit little-endian,
- * so every expected name is known from the symbol table below. Last, the same
- * through a whole .ftz (an old kernel's capture by ftrec), as report tpoint reads it.
+ * test_ftrace_names.c - analyze/ftrace_names.c: function and function_graph events
+ * whose formats print numbers (4.13's " %lx <-- %lx", "--> %lx (%d)"...) are printed
+ * with the names of the kallsyms written here, as the later %ps formats print them;
+ * formats that name functions themselves, or lack the fields, are left to
+ * libtraceevent. Records are built by hand, 32-bit little-endian, so every expected
+ * name is known from the symbol table below. Last, the same through a whole .ftz (an
+ * old kernel's capture by ftrec), as report tpoint reads it.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -51,15 +52,23 @@ static char kallsyms[] = "c6400000 T _stext\n"
 			 "c699b000 T schedule\n"
 			 "c699c000 T _etext\n"; /* libtraceevent bounds the last function by the next */
 
-/* The INFO text of one function event, ip/parent_ip as given, after FORMAT. */
-static void info_of(const char *format, uint32_t ip, uint32_t parent_ip, char *out, size_t len)
+/* Little-endian N bytes of V at P. */
+static void put_le(unsigned char *p, uint64_t v, int n)
+{
+	for (int i = 0; i < n; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* The INFO text of the record DATA (SIZE bytes, event id 1, pid 79) after FORMAT. */
+static void print_info(const char *format, unsigned char *data, size_t size, char *out, size_t len)
 {
 	struct tep_handle *tep = tep_alloc();
-	unsigned char data[16] = { 1, 0, 0, 0, 79, 0, 0, 0 };
-	struct tep_record rec = { .data = data, .size = sizeof(data) };
+	struct tep_record rec = { .data = data, .size = (int)size };
 	struct trace_seq s;
 
 	assert_non_null(tep);
+	put_le(data, 1, 2);
+	put_le(data + 4, 79, 4);
 	tep_set_long_size(tep, 4);
 	tep_set_file_bigendian(tep, TEP_LITTLE_ENDIAN);
 	tep_set_local_bigendian(tep, TEP_LITTLE_ENDIAN);
@@ -68,16 +77,22 @@ static void info_of(const char *format, uint32_t ip, uint32_t parent_ip, char *o
 	memcpy(ks, kallsyms, sizeof(ks)); /* tep_parse_kallsyms cuts its buffer up */
 	assert_int_equal(tep_parse_kallsyms(tep, ks), 0);
 	ftrace_name_functions(tep);
-	for (int i = 0; i < 4; i++) {
-		data[8 + i] = (uint8_t)(ip >> (8 * i));
-		data[12 + i] = (uint8_t)(parent_ip >> (8 * i));
-	}
 	trace_seq_init(&s);
 	tep_print_event(tep, &s, &rec, "%s", TEP_PRINT_INFO);
 	trace_seq_terminate(&s);
 	snprintf(out, len, "%s", s.buffer);
 	trace_seq_destroy(&s);
 	tep_free(tep);
+}
+
+/* The INFO text of one function event, ip/parent_ip as given, after FORMAT. */
+static void info_of(const char *format, uint32_t ip, uint32_t parent_ip, char *out, size_t len)
+{
+	unsigned char data[16] = { 0 };
+
+	put_le(data + 8, ip, 4);
+	put_le(data + 12, parent_ip, 4);
+	print_info(format, data, sizeof(data), out, len);
 }
 
 static void old_format_prints_names(void **state)
@@ -116,6 +131,41 @@ static void format_without_parent_ip_untouched(void **state)
 	(void)state;
 	info_of(odd_format, 0xc644ae30, 0xc699a65a, text, sizeof(text));
 	assert_string_equal(text, " c644ae30 <-- c699a65a");
+}
+
+/* The i686 4.13 capture's function_graph formats, word for word. */
+static const char old_graph_entry[] = "name: funcgraph_entry\nID: 1\nformat:\n" COMMON_FIELDS
+	"\tfield:unsigned long func;\toffset:8;\tsize:4;\tsigned:0;\n"
+	"\tfield:int depth;\toffset:12;\tsize:4;\tsigned:1;\n\n"
+	"print fmt: \"--> %lx (%d)\", REC->func, REC->depth\n";
+static const char old_graph_exit[] = "name: funcgraph_exit\nID: 1\nformat:\n" COMMON_FIELDS
+	"\tfield:unsigned long func;\toffset:8;\tsize:4;\tsigned:0;\n"
+	"\tfield:unsigned long long calltime;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\tfield:unsigned long long rettime;\toffset:24;\tsize:8;\tsigned:0;\n"
+	"\tfield:unsigned long overrun;\toffset:12;\tsize:4;\tsigned:0;\n"
+	"\tfield:int depth;\toffset:32;\tsize:4;\tsigned:1;\n\n"
+	"print fmt: \"<-- %lx (%d) (start: %llx  end: %llx) over: %d\", REC->func, REC->depth, "
+	"REC->calltime, REC->rettime, REC->depth\n";
+
+/* As later kernels' "--> %ps (%u)" and "<-- %ps (%u) (start: %llx  end: %llx) over: %u". */
+static void old_graph_formats_print_names(void **state)
+{
+	unsigned char entry[16] = { 0 }, exit[40] = { 0 };
+	char text[256];
+
+	(void)state;
+	put_le(entry + 8, 0xc644ae30, 4);
+	put_le(entry + 12, 2, 4);
+	print_info(old_graph_entry, entry, sizeof(entry), text, sizeof(text));
+	assert_string_equal(text, "--> switch_mm_irqs_off (2)");
+
+	put_le(exit + 8, 0xc699a000, 4);
+	put_le(exit + 12, 7, 4); /* overrun: not what "over:" prints, in any kernel */
+	put_le(exit + 16, 0x91023df66ULL, 8);
+	put_le(exit + 24, 0x910555791ULL, 8);
+	put_le(exit + 32, 1, 4);
+	print_info(old_graph_exit, exit, sizeof(exit), text, sizeof(text));
+	assert_string_equal(text, "<-- __schedule (1) (start: 91023df66  end: 910555791) over: 1");
 }
 
 /* ---------------------------------------------------------------- a whole .ftz */
@@ -217,6 +267,7 @@ int main(void)
 		cmocka_unit_test(unknown_address_prints_hex),
 		cmocka_unit_test(ps_format_is_the_kernels),
 		cmocka_unit_test(format_without_parent_ip_untouched),
+		cmocka_unit_test(old_graph_formats_print_names),
 		cmocka_unit_test(old_kernel_ftz_prints_names),
 	};
 
