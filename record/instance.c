@@ -67,52 +67,94 @@ int rec_find_tracefs(struct rec *r)
 	return 0;
 }
 
-void rec_kernel_error(struct rec *r, const char *what, const char *path, int err)
+/*
+ * The error_log the kernel explains a refusal of PATH in: the instance's for a
+ * file of an instance, else the top level's -- also for kprobe_events and
+ * dynamic_events, which belong to no instance (probe errors go to the top level).
+ */
+static void error_log_path(const struct rec *r, const char *path, char *log)
 {
-	char p[PATH_MAX];
-	char *log = tfs_read(tfs_path(p, "%s/error_log", r->dir), NULL);
-	char *last = NULL;
-	if (log && *log) {
-		/* The last entry: "[ts] event filter parse error: ...\n  Command: ...\n  ^" */
-		char *e = strrchr(log, '[');
-		while (e && e > log && e[-1] != '\n')
-			e = e > log ? memrchr(log, '[', (size_t)(e - log)) : NULL;
-		if (e) {
-			/* Drop the "[timestamp] " and fold the multi-line entry into one line. */
-			last = strchr(e, ']') ? strchr(e, ']') + 1 : e;
-			char *o = last;
-			for (char *c = last; *c; c++) {
-				int space = *c == '\n' || *c == ' ';
-				if (space && (o == last || o[-1] == ' '))
-					continue;
-				*o++ = space ? ' ' : *c;
-			}
-			while (o > last && o[-1] == ' ')
-				o--;
-			*o = '\0';
+	size_t n = strlen(r->root);
+	const char *rest = path + n;
+	if (!strncmp(path, r->root, n) && !strncmp(rest, "/instances/", 11)) {
+		const char *slash = strchr(rest + 11, '/');
+		if (slash) {
+			tfs_path(log, "%.*s/error_log", (int)(slash - path), path);
+			return;
 		}
 	}
+	tfs_path(log, "%s/error_log", r->root);
+}
+
+char *rec_error_log(const struct rec *r, const char *path)
+{
+	char log[PATH_MAX];
+	error_log_path(r, path, log);
+	return tfs_read(log, NULL);
+}
+
+/*
+ * The newest entry of LOG that BEFORE does not hold, folded into one line without
+ * its "[timestamp] ", or NULL. An entry starts with "[" at the start of a line
+ * ("[ts] event filter parse error: ...\n  Command: ...\n  ^"); the timestamp makes
+ * equal text the same entry, so an old entry -- someone else's -- is never quoted.
+ */
+static char *new_entry(char *log, const char *before)
+{
+	char *found = NULL;
+	for (char *e = log; e && *e;) {
+		char *next = strstr(e, "\n[");
+		if (next)
+			*next++ = '\0';
+		if (*e == '[' && !strstr(before, e))
+			found = e;
+		e = next;
+	}
+	if (!found)
+		return NULL;
+	char *text = strchr(found, ']') ? strchr(found, ']') + 1 : found, *o = text;
+	for (char *c = text; *c; c++) {
+		int space = *c == '\n' || *c == ' ';
+		if (space && (o == text || o[-1] == ' '))
+			continue;
+		*o++ = space ? ' ' : *c;
+	}
+	while (o > text && o[-1] == ' ')
+		o--;
+	*o = '\0';
+	return text;
+}
+
+void rec_kernel_error(const struct rec *r, const char *what, const char *path, int err,
+		      const char *log_before)
+{
+	char *log = log_before ? rec_error_log(r, path) : NULL;
+	char *reason = log ? new_entry(log, log_before) : NULL;
 	fprintf(stderr, "ftrec: cannot write '%s' to %s: %s%s%s\n", what, path, strerror(-err),
-		last ? " -- kernel says: " : "", last ? last : "");
+		reason ? " -- kernel says: " : "", reason ? reason : "");
 	free(log);
-	/* Our own error_log entries must not stay behind (only in our instance). */
-	if (log && !r->top_level)
-		tfs_write(p, "", false);
 }
 
 int rec_write(struct rec *r, const char *dir, const char *name, const char *value)
 {
 	char p[PATH_MAX];
-	int ret = undo_write(r->undo, tfs_path(p, "%s/%s", dir, name), value);
+	tfs_path(p, "%s/%s", dir, name);
+	char *log_before = rec_error_log(r, p);
+	int line = 0;
+	int ret = undo_write_list(r->undo, p, value, &line);
 	if (ret < 0) {
-		/* The value on one line: lists (set_ftrace_filter) are written one per line. */
+		/* A list's refused entry alone (lists are written one entry per line). */
 		char shown[256];
-		snprintf(shown, sizeof(shown), "%s", value);
+		const char *v = value;
+		for (int i = 1; i < line && strchr(v, '\n'); i++)
+			v = strchr(v, '\n') + 1;
+		snprintf(shown, sizeof(shown), "%.*s", (int)(line ? strcspn(v, "\n") : strlen(v)), v);
 		for (char *c = shown; *c; c++)
 			if (*c == '\n')
 				*c = c[1] ? ' ' : '\0';
-		rec_kernel_error(r, shown, p, ret);
+		rec_kernel_error(r, shown, p, ret, log_before);
 	}
+	free(log_before);
 	return ret;
 }
 
@@ -303,12 +345,15 @@ static int add_kprobes(struct rec *r)
 		snprintf(line, sizeof(line), "%.*s:%s/%s\n", (int)(colon - def), def,
 			 r->kprobe_group, colon + 1);
 		snprintf(undo, sizeof(undo), "-:%s/%s\n", r->kprobe_group, name);
+		char *log_before = rec_error_log(r, path);
 		int ret = undo_append(r->undo, path, line, undo);
 		if (ret < 0) {
-			rec_kernel_error(r, def, path, ret);
+			rec_kernel_error(r, def, path, ret, log_before);
+			free(log_before);
 			free(name);
 			return -1;
 		}
+		free(log_before);
 		ret = add_event(r, r->kprobe_group, name, r->o->kprobe_filter);
 		free(name);
 		if (ret < 0)
@@ -317,10 +362,9 @@ static int add_kprobes(struct rec *r)
 	return 0;
 }
 
-int rec_write_list(struct rec *r, const char *dir, const char *name, const struct strlist *l)
+/* The list as written: one entry per line ("" for none). NULL when out of memory. */
+static char *list_text(const struct strlist *l)
 {
-	if (!l->n)
-		return 0;
 	size_t len = 1;
 	for (size_t i = 0; i < l->n; i++)
 		len += strlen(l->v[i]) + 1;
@@ -329,29 +373,86 @@ int rec_write_list(struct rec *r, const char *dir, const char *name, const struc
 		strcat(all, l->v[i]);
 		strcat(all, "\n");
 	}
+	return all;
+}
+
+int rec_write_list(struct rec *r, const char *dir, const char *name, const struct strlist *l)
+{
+	if (!l->n)
+		return 0;
+	char *all = list_text(l);
 	int ret = all ? rec_write(r, dir, name, all) : -1;
 	free(all);
 	return ret;
 }
 
-static int set_list(struct rec *r, const char *name, const struct strlist *l)
+/* What reading a list or number file shows when it does nothing: comments, "no pid", 0. */
+static bool reads_neutral(const char *text)
 {
-	return rec_write_list(r, r->dir, name, l);
+	char *copy = strdup(text), *save = NULL;
+	bool neutral = copy != NULL;
+	for (char *l = copy ? strtok_r(copy, "\n", &save) : NULL; l && neutral;
+	     l = strtok_r(NULL, "\n", &save))
+		neutral = l[0] == '#' || !strcmp(l, "no pid") || !strcmp(l, "0") ||
+			  l[strspn(l, " \t")] == '\0';
+	free(copy);
+	return neutral;
 }
 
-/* Tracer files (function / function_graph presets); the tracer itself goes last. */
+/*
+ * A file that decides what gets recorded (filter, pid list, threshold), set to WANT -- also when this
+ * recording wants nothing there ("" or "0"): at the top level, a filter, pid
+ * list, threshold or depth limit the user left would otherwise silently shape
+ * the recording. A file already neutral, or missing, is not written when
+ * nothing is wanted; the user's value comes back at exit like any other.
+ */
+static int set_shaping(struct rec *r, const char *dir, const char *name, const char *want)
+{
+	char p[PATH_MAX];
+	if (!*want || !strcmp(want, "0")) {
+		char *now = tfs_read(tfs_path(p, "%s/%s", dir, name), NULL);
+		bool neutral = !now || reads_neutral(now); /* unreadable: not on this kernel */
+		free(now);
+		if (neutral)
+			return 0;
+	}
+	return rec_write(r, dir, name, want);
+}
+
+static int set_shaping_list(struct rec *r, const char *name, const struct strlist *l)
+{
+	char *all = list_text(l);
+	int ret = all ? set_shaping(r, r->dir, name, all) : -1;
+	free(all);
+	return ret;
+}
+
+/*
+ * Tracer files (function / function_graph presets); the tracer itself goes last.
+ * tracing_thresh and max_graph_depth are global (top level only) and act on
+ * function_graph in any instance.
+ */
 static int set_tracer(struct rec *r)
 {
 	const struct record_opts *o = r->o;
 	if (!o->tracer)
 		return 0;
-	if (set_list(r, "set_ftrace_filter", &o->ftrace_filter) < 0 ||
-	    set_list(r, "set_ftrace_notrace", &o->ftrace_notrace) < 0 ||
-	    set_list(r, "set_graph_function", &o->graph_function) < 0)
+	bool graph = !strcmp(o->tracer, "function_graph");
+	if (set_shaping_list(r, "set_ftrace_filter", &o->ftrace_filter) < 0 ||
+	    set_shaping_list(r, "set_ftrace_notrace", &o->ftrace_notrace) < 0 ||
+	    set_shaping_list(r, "set_graph_function", &o->graph_function) < 0 ||
+	    set_shaping(r, r->dir, "set_graph_notrace", "") < 0 ||
+	    set_shaping(r, r->dir, "set_ftrace_notrace_pid", "") < 0)
 		return -1;
-	if (o->tracing_thresh >= 0 && set_number(r, "tracing_thresh", (unsigned long long)o->tracing_thresh) < 0)
+	/* With -p the pid is set already; with -p cmd it is set once the COMMAND runs. */
+	if (o->pid == 0 && set_shaping(r, r->dir, "set_ftrace_pid", "") < 0)
 		return -1;
-	if (o->max_graph_depth > 0 && set_number(r, "max_graph_depth", (unsigned long long)o->max_graph_depth) < 0)
+	char thresh[32], depth[32];
+	snprintf(thresh, sizeof(thresh), "%ld", o->tracing_thresh >= 0 ? o->tracing_thresh : 0);
+	snprintf(depth, sizeof(depth), "%d", o->max_graph_depth > 0 ? o->max_graph_depth : 0);
+	if ((graph || o->tracing_thresh >= 0) && set_shaping(r, r->root, "tracing_thresh", thresh) < 0)
+		return -1;
+	if ((graph || o->max_graph_depth > 0) && set_shaping(r, r->root, "max_graph_depth", depth) < 0)
 		return -1;
 	return set(r, "current_tracer", o->tracer);
 }
@@ -449,6 +550,10 @@ int rec_setup(struct rec *r)
 			return -1;
 	}
 	if (o->pid > 0 && rec_set_pid(r, o->pid, 0) < 0)
+		return -1;
+	/* At the top level, a pid list the user left would silently drop other tasks' events. */
+	if (o->pid == 0 && r->top_level && (set_shaping(r, r->dir, "set_event_pid", "") < 0 ||
+					    set_shaping(r, r->dir, "set_event_notrace_pid", "") < 0))
 		return -1;
 	for (size_t i = 0; i < o->nr_events; i++)
 		if (expand_event(r, &o->events[i]) < 0)

@@ -6,7 +6,12 @@
 
 #include "record/preset_func.h"
 
-static char **drop_display_flags(int *argc, char **argv)
+/*
+ * Take perf-tools' -P and -C out before record_parse(), where -C means -C CLOCK:
+ * -P (show process names) needs nothing, the pid is always recorded; -C (on-CPU
+ * time only) is noted in *on_cpu.
+ */
+static char **take_perf_tools_flags(int *argc, char **argv, bool *on_cpu)
 {
 	char **out = calloc(*argc + 1, sizeof(*out));
 	int n = 0;
@@ -20,6 +25,8 @@ static char **drop_display_flags(int *argc, char **argv)
 				out[n++] = argv[i++];
 			break;
 		}
+		if (i > 0 && !strcmp(argv[i], "-C"))
+			*on_cpu = true;
 		if (i > 0 && (!strcmp(argv[i], "-P") || !strcmp(argv[i], "-C")))
 			continue;
 		out[n++] = argv[i];
@@ -69,7 +76,7 @@ int preset_main(const struct preset *p, int argc, char **argv)
 	struct record_opts o;
 	struct preset_args a = { .preset = p, .max_depth = p->takes_depth ? 0 : -1 };
 	int nargs = argc;
-	char **args = p->display_flags ? drop_display_flags(&nargs, argv) : argv;
+	char **args = p->display_flags ? take_perf_tools_flags(&nargs, argv, &a.on_cpu) : argv;
 
 	if (!args)
 		return FTREC_EXIT_ERROR;
@@ -84,6 +91,13 @@ int preset_main(const struct preset *p, int argc, char **argv)
 	}
 	if (rc == 0)
 		rc = p->fill(&o, &a);
+	if (rc == 0 && p->display_flags)
+		/*
+		 * function_graph's sleep-time option: with it a call's time includes the
+		 * time its task slept, without it only the time on the CPU (perf-tools -C).
+		 * Set either way: the user's own setting must not change what -C means.
+		 */
+		strlist_add(&o.trace_options, a.on_cpu ? "sleep-time=0" : "sleep-time=1");
 	if (rc == 0)
 		rc = record_run(&o);
 	else

@@ -12,6 +12,7 @@ struct preset_args {
 	int max_depth;   /* funcgraph -m */
 	bool profile;    /* funccount --profile */
 	double interval; /* funccount -i SECS (with --profile); 0 = not given */
+	bool on_cpu;     /* funcslower / funcgraph -C: time on the CPU only */
 };
 
 /* What distinguishes one of these presets; preset_main() does the rest. */
@@ -28,9 +29,9 @@ struct preset {
 	bool takes_depth;        /* -m MAXDEPTH (funcgraph) */
 	bool takes_profile;      /* --profile and -i SECS (funccount) */
 	/*
-	 * perf-tools' display flags -P (process names) and -C (CPU): ftrec always
-	 * records the CPU and pid of every event, so they are accepted and dropped --
-	 * before record_parse(), where -C means -C CLOCK.
+	 * function_graph presets: perf-tools' -P (process names: always recorded,
+	 * accepted and dropped) and -C (on-CPU time only: options/sleep-time off),
+	 * taken out before record_parse(), where -C means -C CLOCK.
 	 */
 	bool display_flags;
 	/* Turn the positional arguments into tracer settings; 0 or -1 after an error. */

@@ -4,8 +4,10 @@
  * function_graph with tracing_thresh = USECS and FUNC in both set_graph_function
  * and set_ftrace_filter, so the kernel itself drops fast calls and only returns
  * of FUNC slower than USECS reach the buffer (as perf-tools funcslower does).
- * -P and -C are accepted for perf-tools compatibility: the pid and CPU are always
- * recorded, `ftana report funcslower -P` shows them.
+ * -P is accepted for perf-tools compatibility (the pid is always recorded,
+ * `ftana report funcslower -P` shows it); -C, as in perf-tools, measures time on
+ * the CPU only (function_graph's sleep-time option off), so a call that slept
+ * counts only its running time, against USECS too.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +18,9 @@ static const char usage[] =
 	"usage: ftrec funcslower [-P] [-C] [-d SECS] [-p PID] -o FILE.ftz FUNC USECS [-- COMMAND]\n"
 	"  records the returns of FUNC that took USECS microseconds or more (function_graph\n"
 	"  with tracing_thresh: faster calls never reach the buffer)\n"
-	"  -P, -C       accepted as in perf-tools; pid and CPU are always recorded\n"
+	"  -C           on-CPU time only: time the task slept inside FUNC is not counted\n"
+	"               (as in perf-tools; function_graph's sleep-time option off)\n"
+	"  -P           accepted as in perf-tools; the pid is always recorded\n"
 	"Calls: ftana report funcslower FILE.ftz [-t] [-P]\n";
 
 static int fill(struct record_opts *o, struct preset_args *a)

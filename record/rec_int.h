@@ -93,8 +93,14 @@ int rec_set_pid(struct rec *r, pid_t pid, int with_children);
 int rec_write(struct rec *r, const char *dir, const char *name, const char *value);
 /* The same for a list file (set_ftrace_filter ...): one line per entry, nothing when empty. */
 int rec_write_list(struct rec *r, const char *dir, const char *name, const struct strlist *l);
-/* "ftrec: <what>: <kernel's error_log line>" for a rejected write to PATH. */
-void rec_kernel_error(struct rec *r, const char *what, const char *path, int err);
+/* The error_log a refused write to PATH is explained in, read now (NULL: none). */
+char *rec_error_log(const struct rec *r, const char *path);
+/*
+ * "ftrec: cannot write WHAT to PATH: <errno>", with the kernel's reason when that
+ * error_log holds an entry LOG_BEFORE (read before the write) did not.
+ */
+void rec_kernel_error(const struct rec *r, const char *what, const char *path, int err,
+		      const char *log_before);
 
 /* capture.c */
 /* Starts one reader per CPU; returns once each has its thread id set. */

@@ -71,23 +71,78 @@ char *tfs_read_trimmed(const char *path)
 	return s;
 }
 
-int tfs_write(const char *path, const char *value, bool append)
+/*
+ * Write LEN bytes to FD. tracefs list files (set_ftrace_filter, set_graph_function,
+ * set_event ...) take one entry per write() and return a short count: that is not
+ * an error, the rest is written next. 0 or -errno.
+ */
+static int write_all(int fd, const char *p, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -EIO; /* no progress: do not spin */
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int open_for_write(const char *path, bool append)
 {
 	int fd = open(path, O_WRONLY | O_CLOEXEC | (append ? O_APPEND : O_TRUNC));
-	if (fd < 0)
-		return -errno;
-	size_t len = strlen(value);
-	int ret = 0;
-	if (len) {
-		ssize_t n = write(fd, value, len);
-		if (n < 0)
-			ret = -errno;
-		else if ((size_t)n != len)
-			ret = -EIO;
-	}
+	return fd < 0 ? -errno : fd;
+}
+
+/* close() of set_ftrace_filter is where the kernel applies it: its error counts too. */
+static int close_checked(int fd, int ret)
+{
 	if (close(fd) < 0 && !ret)
 		ret = -errno;
 	return ret;
+}
+
+int tfs_write(const char *path, const char *value, bool append)
+{
+	return tfs_write_opened(path, value, append, NULL);
+}
+
+int tfs_write_opened(const char *path, const char *value, bool append, bool *opened)
+{
+	int fd = open_for_write(path, append);
+	if (opened)
+		*opened = fd >= 0;
+	if (fd < 0)
+		return fd;
+	return close_checked(fd, write_all(fd, value, strlen(value)));
+}
+
+int tfs_write_lines(const char *path, const char *text, bool append, int *bad_line)
+{
+	int fd = open_for_write(path, append), ret = 0, line = 0;
+	if (bad_line)
+		*bad_line = 0;
+	if (fd < 0)
+		return fd;
+	for (const char *l = text; *l;) {
+		size_t len = strcspn(l, "\n");
+		line++;
+		if (len) {
+			/* With its newline: it ends the entry (the kernel's parser waits for one). */
+			int r = write_all(fd, l, len + (l[len] == '\n'));
+			if (r < 0 && !ret) {
+				ret = r;
+				if (bad_line)
+					*bad_line = line;
+			}
+		}
+		l += len + (l[len] == '\n');
+	}
+	return close_checked(fd, ret);
 }
 
 char *tfs_path(char *buf, const char *fmt, ...)

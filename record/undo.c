@@ -9,6 +9,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -162,6 +163,78 @@ static const char *base_name(const char *path)
 }
 
 /*
+ * Files that hold a list and take one entry per write(): written line by line
+ * (tfs_write_lines), so a restore puts back every entry, not the first one only.
+ */
+static bool is_list_file(const char *path)
+{
+	const char *name = base_name(path);
+	size_t n = strlen(name);
+	return !strncmp(name, "set_", 4) || (n > 7 && !strcmp(name + n - 7, "_events"));
+}
+
+static bool is_function_list(const char *name)
+{
+	return !strcmp(name, "set_ftrace_filter") || !strcmp(name, "set_ftrace_notrace") ||
+	       !strcmp(name, "set_graph_function") || !strcmp(name, "set_graph_notrace");
+}
+
+/*
+ * One line of a function list as read, as it must be written back, or NULL to
+ * leave it out. Reading shows a module's function as "func [mod]": the filter
+ * files take that back as "func:mod:mod", the graph files only as "func". A
+ * cached module command reads as it is written ("func:mod:mod"). Any other line
+ * with a ':' is a function probe ("vfs_read:traceoff:count=3"): truncating the
+ * file does not remove probes and adding one again fails, so it is left alone.
+ */
+static char *function_entry(const char *name, const char *line)
+{
+	bool graph = !strncmp(name, "set_graph_", 10);
+	const char *colon = strchr(line, ':');
+	if (line[0] == '#' || !line[0])
+		return NULL;
+	if (colon) {
+		bool mod_cache = !strncmp(colon, ":mod:", 5) && !strchr(colon + 5, ':');
+		return mod_cache ? strdup(line) : NULL;
+	}
+	const char *mod = strstr(line, " [");
+	size_t mlen = mod ? strlen(mod) : 0;
+	char *out = NULL;
+	if (!mod || mod[mlen - 1] != ']')
+		return strdup(line);
+	if (graph)
+		return strndup(line, (size_t)(mod - line));
+	if (asprintf(&out, "%.*s:mod:%.*s", (int)(mod - line), line, (int)(mlen - 3), mod + 2) < 0)
+		return NULL;
+	return out;
+}
+
+/*
+ * A list as read -> as written: one entry per line, comments and "no pid" left
+ * out. A user's filter may hold tens of thousands of functions: linear time.
+ */
+static char *restore_list(const char *name, char *text)
+{
+	/* An entry grows by 2 at most ("f [m]" -> "f:mod:m"): twice the text is room enough. */
+	char *out = calloc(1, strlen(text) * 2 + 2), *save = NULL;
+	size_t used = 0;
+	if (!out)
+		return NULL;
+	for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		char *entry = NULL;
+		if (is_function_list(name))
+			entry = function_entry(name, l);
+		else if (l[0] != '#' && strcmp(l, "no pid"))
+			entry = strdup(l);
+		if (!entry)
+			continue;
+		used += (size_t)sprintf(out + used, "%s\n", entry);
+		free(entry);
+	}
+	return out;
+}
+
+/*
  * What must be written to PATH to get back to the state shown by reading it:
  * the read format of several tracefs files differs from the write format.
  */
@@ -170,48 +243,100 @@ static char *restore_value(const char *path, char *text)
 	const char *name = base_name(path);
 	if (!strcmp(name, "trace_clock"))
 		return tfs_bracketed(text);
-	if (!strcmp(name, "buffer_size_kb"))  /* "7 (expanded: 1408)" */
-		return strndup(text, strspn(text, "0123456789"));
+	if (!strcmp(name, "buffer_size_kb")) {
+		/*
+		 * "7 (expanded: 1408)": a buffer never used yet, to grow to 1408 KB on
+		 * first use. Our own write counts as a use and the kernel cannot go back,
+		 * so the size it would have grown to is restored: "7" would leave a 7 KB
+		 * buffer behind.
+		 */
+		const char *exp = strstr(text, "(expanded: ");
+		const char *v = exp ? exp + 11 : text;
+		return strndup(v, strspn(v, "0123456789"));
+	}
 	if (!strcmp(name, "filter"))          /* "none" means no filter; "0" clears */
 		return strdup(!strncmp(text, "none", 4) ? "0" : text);
-	if (!strncmp(name, "set_", 4)) {      /* function / pid lists: drop "#" comment lines */
-		char *out = calloc(1, strlen(text) + 1), *save = NULL;
-		if (!out)
-			return NULL;
-		for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-			if (l[0] == '#' || !strcmp(l, "no pid"))
-				continue;
-			strcat(out, l);
-			strcat(out, "\n");
-		}
-		return out;
-	}
+	if (!strcmp(name, "enable"))          /* "1*": enabled, soft mode (a trigger's): the * is not written */
+		return strndup(text, strspn(text, "01"));
+	if (is_list_file(path))
+		return restore_list(name, text);
 	return strdup(text);
 }
 
 /* Push the undo step first (it must be on disk before the change), then change. */
 static int push_and_write(struct undo_log *u, char kind, const char *path,
-			  const char *undo_value, const char *value)
+			  const char *undo_value, const char *value, int *refused_line)
 {
 	int ret = push(u, kind, path, undo_value);
 	if (ret < 0)
 		return ret;
-	ret = tfs_write(path, value, kind == 'A');
-	if (ret < 0)
+	int bad_line = 0;
+	bool opened = false;
+	if (is_list_file(path)) {
+		ret = tfs_write_lines(path, value, kind == 'A', &bad_line);
+		opened = bad_line > 0 || ret == 0;
+	} else {
+		ret = tfs_write_opened(path, value, kind == 'A', &opened);
+	}
+	/*
+	 * A refused write to a file that opened may still have changed it: a list
+	 * opened with O_TRUNC is emptied (and holds the entries before the bad one),
+	 * an event filter keeps the refused text in place of the old filter. So its
+	 * step stays. A file that did not open, or an append (a probe line the kernel
+	 * refused adds nothing), changed nothing: replaying would only fail again.
+	 */
+	if (ret < 0 && (kind == 'A' || !opened))
 		cancel_last(u);
+	if (refused_line)
+		*refused_line = bad_line;
+	return ret;
+}
+
+/*
+ * buffer_size_kb reads "X" when the CPUs' buffers differ in size: that cannot be
+ * written back, so the undo steps are one per CPU file (per_cpu/cpuN/buffer_size_kb).
+ */
+static int save_per_cpu_sizes(struct undo_log *u, const char *path)
+{
+	char pattern[PATH_MAX];
+	glob_t g;
+	int ret = 0;
+	tfs_path(pattern, "%.*s/per_cpu/cpu*/buffer_size_kb", (int)(base_name(path) - 1 - path), path);
+	if (glob(pattern, 0, NULL, &g) != 0)
+		return -ENOENT;
+	for (size_t i = 0; ret == 0 && i < g.gl_pathc; i++) {
+		char *old = tfs_read_trimmed(g.gl_pathv[i]);
+		char *restore = old ? restore_value(g.gl_pathv[i], old) : NULL;
+		ret = restore ? push(u, 'W', g.gl_pathv[i], restore) : -errno;
+		free(old);
+		free(restore);
+	}
+	globfree(&g);
 	return ret;
 }
 
 int undo_write(struct undo_log *u, const char *path, const char *value)
 {
+	return undo_write_list(u, path, value, NULL);
+}
+
+int undo_write_list(struct undo_log *u, const char *path, const char *value, int *refused_line)
+{
+	if (refused_line)
+		*refused_line = 0;
 	char *old = tfs_read_trimmed(path);
 	if (!old)
 		return -errno;
+	if (!strcmp(base_name(path), "buffer_size_kb") && old[0] == 'X') {
+		free(old);
+		int ret = save_per_cpu_sizes(u, path);
+		return ret < 0 ? ret : tfs_write(path, value, false);
+	}
 	char *restore = restore_value(path, old);
 	free(old);
 	if (!restore)
 		return -ENOMEM;
-	int ret = push_and_write(u, 'W', path, restore, value);
+	int ret = push_and_write(u, 'W', path, restore, value, refused_line);
 	free(restore);
 	return ret;
 }
@@ -219,7 +344,7 @@ int undo_write(struct undo_log *u, const char *path, const char *value)
 int undo_append(struct undo_log *u, const char *path, const char *value,
 		const char *undo_value)
 {
-	return push_and_write(u, 'A', path, undo_value, value);
+	return push_and_write(u, 'A', path, undo_value, value, NULL);
 }
 
 int undo_mkdir(struct undo_log *u, const char *path)
@@ -240,7 +365,15 @@ static int replay_step(const struct undo_step *st)
 	int ret = 0;
 	switch (st->kind) {
 	case 'W':
-		ret = tfs_write(st->path, st->value ? st->value : "", false);
+		if (is_list_file(st->path)) {
+			int bad = 0;
+			ret = tfs_write_lines(st->path, st->value ? st->value : "", false, &bad);
+			if (ret < 0)
+				fprintf(stderr, "ftrec: cleanup: %s: entry %d of the saved list refused (%s); the others are back\n",
+					st->path, bad, strerror(-ret));
+		} else {
+			ret = tfs_write(st->path, st->value ? st->value : "", false);
+		}
 		break;
 	case 'A':
 		ret = tfs_write(st->path, st->value ? st->value : "", true);

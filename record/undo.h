@@ -22,9 +22,19 @@ struct undo_log *undo_open(char *errbuf, size_t errlen);
 /*
  * Write VALUE to PATH (truncating), after saving the old value and pushing the
  * step that restores it. An empty value clears the file (set_event_pid, filters).
+ * The old value is saved in the form the file takes back (read and write formats
+ * differ: "7 (expanded: 1408)", "[local] global", "func [mod]", probes ...), and
+ * whole: every entry of a list.
  * Returns 0 or -errno (nothing pushed when reading the old value failed).
  */
 int undo_write(struct undo_log *u, const char *path, const char *value);
+
+/*
+ * undo_write, telling which line of VALUE a list file (set_*, *_events) refused:
+ * those take one entry per write and each line is written on its own, so the
+ * others still go in (and come out again at undo). *refused_line: from 1, 0 if none.
+ */
+int undo_write_list(struct undo_log *u, const char *path, const char *value, int *refused_line);
 
 /* Append VALUE to PATH (kprobe_events); UNDO_VALUE is appended at replay. */
 int undo_append(struct undo_log *u, const char *path, const char *value,

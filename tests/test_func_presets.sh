@@ -27,6 +27,12 @@ bad "funccount -i without --profile" "-i needs --profile" funccount -i 1 -o "$tm
 bad "funccount --profile -p" "-p does not work with --profile" funccount --profile -p 1 -o "$tmp/x.ftz" vfs_read
 bad "funccount --profile -i 0" "-i needs seconds" funccount --profile -i 0 -o "$tmp/x.ftz" vfs_read
 assert_eq "no capture written after bad arguments" "" "$(ls "$tmp" | grep ftz)"
+# -m is the kernel's max_graph_depth, FUNC itself level 1; -C is on-CPU time (perf-tools).
+"$FTREC" funcgraph -h >"$tmp/fg.help"
+assert_contains "funcgraph -h: -m counts FUNC as level 1" "$tmp/fg.help" "FUNC itself being level 1: -m 1 is FUNC alone"
+assert_contains "funcgraph -h: -C is on-CPU time" "$tmp/fg.help" "-C +on-CPU time only"
+"$FTREC" funcslower -h >"$tmp/fs.help"
+assert_contains "funcslower -h: -C is on-CPU time" "$tmp/fs.help" "-C +on-CPU time only"
 
 require_root_tracefs
 ${CC:-cc} -O2 -o "$tmp/workload" tests/lab/workload.c || { echo "FAIL: cannot build workload"; exit 1; }
@@ -55,6 +61,21 @@ if live_or_refused funccount; then
 	assert_eq "funccount: getppid calls of the workload" $K "$(awk '/sys_getppid/ { print $2 }' "$tmp/fc.txt")"
 	assert_state_unchanged "$tmp/before"
 fi
+
+# Two patterns, one a glob: the kernel takes one entry per write to set_ftrace_filter.
+"$FTREC" funccount -q -o "$tmp/fc2.ftz" vfs_read '*sys_getppid' -- "$tmp/workload" getppid $K >"$tmp/fc2.out" 2>"$tmp/err"
+rc=$?
+if live_or_refused "funccount, 2 patterns"; then
+	pid=$(sed -n 's/^pid=//p' "$tmp/fc2.out")
+	"$FTANA" report funccount "$tmp/fc2.ftz" -p "$pid" >"$tmp/fc2.txt"
+	assert_eq "funccount, 2 patterns: getppid calls of the workload" $K "$(awk '/sys_getppid/ { print $2 }' "$tmp/fc2.txt")"
+	assert_state_unchanged "$tmp/before"
+fi
+
+# -C: function_graph on-CPU time (where the kernel has function_graph; the lab tests durations).
+"$FTREC" funcslower -C -q -o "$tmp/fs.ftz" do_nanosleep 1000 -- "$tmp/workload" sleep 2 20 >"$tmp/fs.out" 2>"$tmp/err"
+rc=$?
+live_or_refused "funcslower -C" && assert_state_unchanged "$tmp/before"
 
 # The function profiler: counts every task, so the total is at least K.
 "$FTREC" funccount --profile -q -o "$tmp/fp.ftz" '*sys_getppid' -- "$tmp/workload" getppid $K >"$tmp/fp.out" 2>"$tmp/err"
