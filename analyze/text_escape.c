@@ -8,16 +8,17 @@
 
 /*
  * How many bytes at P (LEFT available) print as they are: 0 if *P must be escaped,
- * else 1 for printable ASCII and tab, 2..4 for one valid UTF-8 sequence that is not
- * a C1 control, an overlong form, a surrogate or above U+10FFFF.
+ * else 1 for printable ASCII and what KEEP keeps, 2..4 for one valid UTF-8 sequence
+ * that is not a C1 control, an overlong form, a surrogate or above U+10FFFF.
  */
-static size_t plain_run(const unsigned char *p, size_t left)
+static size_t plain_run(const unsigned char *p, size_t left, unsigned keep)
 {
 	unsigned c = p[0];
 	size_t n;
 	uint32_t cp, min;
 
-	if (c == '\t' || (c >= 0x20 && c < 0x7f))
+	if ((c >= 0x20 && c < 0x7f) || (c == '\t' && (keep & (TEXT_KEEP_TAB | TEXT_KEEP_LINES))) ||
+	    ((c == '\n' || c == '\r') && (keep & TEXT_KEEP_LINES)))
 		return 1;
 	if (c < 0xc2 || c > 0xf4) /* C0, DEL, continuation bytes, overlong leads */
 		return 0;
@@ -40,12 +41,12 @@ static size_t plain_run(const unsigned char *p, size_t left)
 	return n;
 }
 
-bool text_needs_escape(const char *text, size_t len)
+static bool needs_escape(const char *text, size_t len, unsigned keep)
 {
 	const unsigned char *p = (const unsigned char *)text;
 
 	for (size_t i = 0; i < len;) {
-		size_t n = plain_run(p + i, len - i);
+		size_t n = plain_run(p + i, len - i, keep);
 
 		if (!n)
 			return true;
@@ -54,15 +55,20 @@ bool text_needs_escape(const char *text, size_t len)
 	return false;
 }
 
+bool text_needs_escape(const char *text, size_t len)
+{
+	return needs_escape(text, len, TEXT_KEEP_TAB);
+}
+
 /* Escape LEN bytes of TEXT into DST, which has room for 4 * LEN + 1; returns DST's length. */
-static size_t escape_into(char *dst, const char *text, size_t len)
+static size_t escape_into(char *dst, const char *text, size_t len, unsigned keep)
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *p = (const unsigned char *)text;
 	size_t out = 0;
 
 	for (size_t i = 0; i < len;) {
-		size_t n = plain_run(p + i, len - i);
+		size_t n = plain_run(p + i, len - i, keep);
 
 		if (n) {
 			memcpy(dst + out, p + i, n);
@@ -80,23 +86,25 @@ static size_t escape_into(char *dst, const char *text, size_t len)
 	return out;
 }
 
-char *text_escaped(const char *text)
+char *text_escape_n(const char *text, size_t len, unsigned keep)
 {
-	if (!text)
-		return NULL;
-	size_t len = strlen(text);
-	char *dst = malloc(text_needs_escape(text, len) ? 4 * len + 1 : len + 1);
+	char *dst = malloc(needs_escape(text, len, keep) ? 4 * len + 1 : len + 1);
 
 	if (dst)
-		escape_into(dst, text, len);
+		escape_into(dst, text, len, keep);
 	return dst;
+}
+
+char *text_escaped(const char *text)
+{
+	return text ? text_escape_n(text, strlen(text), TEXT_KEEP_TAB) : NULL;
 }
 
 void text_put(FILE *out, const char *text, size_t len)
 {
 	char chunk[4 * 256 + 1];
 
-	if (!text_needs_escape(text, len)) {
+	if (!needs_escape(text, len, TEXT_KEEP_TAB)) {
 		fwrite(text, 1, len, out);
 		return;
 	}
@@ -108,7 +116,7 @@ void text_put(FILE *out, const char *text, size_t len)
 		for (int back = 0; back < 3 && n < len - i && n > 1 &&
 				   ((unsigned char)text[i + n] & 0xc0) == 0x80; back++)
 			n--;
-		fwrite(chunk, 1, escape_into(chunk, text + i, n), out);
+		fwrite(chunk, 1, escape_into(chunk, text + i, n, TEXT_KEEP_TAB), out);
 		i += n;
 	}
 }

@@ -93,6 +93,27 @@ static void long_text_across_chunks(void **state)
 	}
 }
 
+/* What text_escape_n keeps, NULs inside the length included. */
+static void keep_choices(void **state)
+{
+	static const char in[] = "a\tb\r\nc\0d\x1b";
+	static const struct { unsigned keep; const char *want; } cases[] = {
+		{ TEXT_KEEP_NONE, "a\\x09b\\x0d\\x0ac\\x00d\\x1b" },
+		{ TEXT_KEEP_TAB, "a\tb\\x0d\\x0ac\\x00d\\x1b" },
+		{ TEXT_KEEP_LINES, "a\tb\r\nc\\x00d\\x1b" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *got = text_escape_n(in, sizeof(in) - 1, cases[i].keep);
+
+		assert_non_null(got);
+		assert_string_equal(got, cases[i].want);
+		free(got);
+	}
+	assert_null(text_escaped(NULL));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -100,6 +121,7 @@ int main(void)
 		cmocka_unit_test(terminal_sequences_escaped),
 		cmocka_unit_test(c1_and_bad_utf8_escaped),
 		cmocka_unit_test(long_text_across_chunks),
+		cmocka_unit_test(keep_choices),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
