@@ -47,7 +47,8 @@ static const char usage[] =
 	"usage: ftana report iolat FILE [-Q] [-s] [-t] [-D MAJ,MIN] [-p PID] [-n COMMREGEX]\n"
 	"                           [--summary] [--hist] [--by disk|type|comm] [--csv|--json]\n"
 	"  -Q  measure from the insert into the I/O scheduler (LATms as iosnoop -Q) and\n"
-	"      add QUEms (insert -> issue, as biosnoop -Q); COMM/PID are then the inserter's\n"
+	"      add QUEms (insert -> issue, as biosnoop -Q); COMM/PID are then the inserter's;\n"
+	"      requests issued directly (scheduler 'none') have no insert and are left out\n"
 	"  -s/-t  add STARTs / ENDs (seconds)    -D/-p/-n  only this disk / PID / command\n"
 	"  --summary  only the summary    --hist  add a log2 latency histogram\n"
 	"  --csv/--json  one table: the listing, or the summary / histogram when asked for\n";
