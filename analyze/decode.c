@@ -26,15 +26,18 @@ static int add_section(struct dec *d, const struct ftz_section *sec, const struc
 {
 	struct cursor *c;
 
-	if (p->cpu >= d->stats.nr_cpus) {
-		struct cursor *n = realloc(d->cpus, (p->cpu + 1) * sizeof(*n));
+	if (p->cpu >= d->cap_cpus) { /* doubling: CPUs may come one by one, 65536 of them */
+		size_t cap = p->cpu + 1 > 2 * d->cap_cpus ? p->cpu + 1 : 2 * d->cap_cpus;
+		struct cursor *n = realloc(d->cpus, cap * sizeof(*n));
 
 		if (!n)
 			return -ENOMEM;
-		memset(n + d->stats.nr_cpus, 0, (p->cpu + 1 - d->stats.nr_cpus) * sizeof(*n));
+		memset(n + d->cap_cpus, 0, (cap - d->cap_cpus) * sizeof(*n));
 		d->cpus = n;
-		d->stats.nr_cpus = p->cpu + 1;
+		d->cap_cpus = cap;
 	}
+	if (p->cpu >= d->stats.nr_cpus)
+		d->stats.nr_cpus = p->cpu + 1;
 	c = &d->cpus[p->cpu];
 	if (c->nr_secs == c->cap_secs) {
 		size_t cap = c->cap_secs ? 2 * c->cap_secs : 16;
@@ -85,26 +88,41 @@ static void take_info(struct dec *d, const struct ftz_section *sec)
 
 		if (n > 0 && n <= DEC_MAX_CPUS && !d->cpus) {
 			d->cpus = calloc(n, sizeof(*d->cpus));
-			d->stats.nr_cpus = d->cpus ? n : 0;
+			d->stats.nr_cpus = d->cap_cpus = d->cpus ? n : 0;
 		}
 	}
 }
 
 /*
  * One pass over the file: metadata kept, PAGES indexed per CPU. The CPU number
- * is inside the (compressed) PAGES payload, so this pass decompresses each batch
- * once to read it; zstd at ~1 GB/s makes that a small share of an import.
+ * is inside the (compressed) PAGES payload: only its first bytes are
+ * decompressed here (ftz_reader_pages_header), the batch itself once, by its
+ * cursor. So a bad zstd frame further into a batch is found by dec_next.
  */
 static int scan(struct dec *d, struct ftz_reader *r, char *err, size_t errlen)
 {
 	struct ftz_section sec;
 	int rc;
 
-	while ((rc = ftz_reader_next(r, &sec, true)) == FTZ_READ_OK) {
+	while ((rc = ftz_reader_next(r, &sec, false)) == FTZ_READ_OK) {
 		struct ftz_pages p;
 		struct ftz_file f;
 		struct ftz_snapshot snap;
+		const char *why;
 
+		if (sec.type == FTZ_SEC_PAGES && !(sec.flags & ~FTZ_FLAG_ZSTD)) {
+			if (ftz_reader_pages_header(r, &sec, &p, &why) < 0) {
+				set_damage(d, sec.offset, why);
+				return 0;
+			}
+			if (p.cpu >= DEC_MAX_CPUS || p.page_size < 16) {
+				set_damage(d, sec.offset, "PAGES section with an impossible cpu or page size");
+				return 0;
+			}
+			if (add_section(d, &sec, &p) < 0)
+				goto nomem;
+			continue;
+		}
 		if (!sec.data)
 			continue; /* unknown type or flags */
 		switch (sec.type) {
@@ -138,18 +156,6 @@ static int scan(struct dec *d, struct ftz_reader *r, char *err, size_t errlen)
 				return 0;
 			}
 			if (dmeta_add_snapshot(d, sec.offset) < 0)
-				goto nomem;
-			break;
-		case FTZ_SEC_PAGES:
-			if (ftz_parse_pages(&sec, &p) < 0) {
-				set_damage(d, sec.offset, "invalid PAGES payload");
-				return 0;
-			}
-			if (p.cpu >= DEC_MAX_CPUS || p.page_size < 16) {
-				set_damage(d, sec.offset, "PAGES section with an impossible cpu or page size");
-				return 0;
-			}
-			if (add_section(d, &sec, &p) < 0)
 				goto nomem;
 			break;
 		}

@@ -70,7 +70,8 @@ struct dec {
 	size_t nr_snapshots, cap_snapshots;
 	struct tep_handle *tep;
 	struct dec_stats stats;
-	struct cursor *cpus;    /* stats.nr_cpus entries */
+	struct cursor *cpus;    /* stats.nr_cpus entries (cap_cpus allocated, zeroed) */
+	size_t cap_cpus;
 	uint64_t batch_bytes;   /* sum of the cursors' batch_cap, against DEC_MAX_BATCH_BYTES */
 	int *heap;              /* cursor indexes, min-heap on (ts, cpu) */
 	int heap_len;

@@ -293,6 +293,73 @@ int ftz_reader_read_at(struct ftz_reader *r, uint64_t offset, struct ftz_section
 	return rc;
 }
 
+/*
+ * The first len bytes of a section's decoded payload. A zstd frame is streamed
+ * through r->dctx in chunks until len bytes came out: the window zstd allocates
+ * is bounded by raw_len (checked against the frame header first), and only the
+ * first blocks are written. NULL, or why not.
+ */
+static const char *peek_payload(struct ftz_reader *r, const struct ftz_section *sec,
+				uint8_t *out, size_t len)
+{
+	uint64_t off = sec->offset + FTZ_SEC_HDR_LEN, left = sec->stored_len;
+	uint8_t chunk[16 * 1024];
+	ZSTD_outBuffer ob = { out, len, 0 };
+	bool first = true;
+
+	if (sec->raw_len < len)
+		return "payload shorter than its fixed fields";
+	if (!(sec->flags & FTZ_FLAG_ZSTD))
+		return read_at(r->fd, out, len, off) < 0 ? "section payload is truncated" : NULL;
+	ZSTD_DCtx_reset(r->dctx, ZSTD_reset_session_only);
+	while (ob.pos < len) {
+		size_t n = left < sizeof(chunk) ? left : sizeof(chunk), rc;
+		ZSTD_inBuffer ib = { chunk, n, 0 };
+
+		if (!n)
+			return "zstd frame ends before the payload's fixed fields";
+		if (read_at(r->fd, chunk, n, off) < 0)
+			return "section payload is truncated";
+		if (first && ZSTD_getFrameContentSize(chunk, n) != sec->raw_len)
+			return "zstd frame does not declare the section's raw length";
+		first = false;
+		off += n;
+		left -= n;
+		while (ib.pos < ib.size && ob.pos < len) {
+			rc = ZSTD_decompressStream(r->dctx, &ob, &ib);
+			if (ZSTD_isError(rc))
+				return "zstd payload does not decompress to its raw length";
+			if (rc == 0 && ob.pos < len)
+				return "zstd frame ends before the payload's fixed fields";
+		}
+	}
+	return NULL;
+}
+
+int ftz_reader_pages_header(struct ftz_reader *r, const struct ftz_section *sec,
+			    struct ftz_pages *out, const char **why)
+{
+	uint8_t fixed[FTZ_PAGES_FIXED_LEN];
+
+	*why = NULL;
+	if (sec->type != FTZ_SEC_PAGES || (sec->flags & ~FTZ_FLAG_ZSTD))
+		*why = "not a PAGES section";
+	else
+		*why = peek_payload(r, sec, fixed, sizeof(fixed));
+	if (*why)
+		return -EINVAL;
+	out->cpu = get_le32(fixed);
+	out->page_size = get_le32(fixed + 4);
+	out->nr_pages = get_le32(fixed + 8);
+	out->pages = NULL;
+	if (out->page_size == 0 ||
+	    (uint64_t)out->page_size * out->nr_pages != sec->raw_len - FTZ_PAGES_FIXED_LEN) {
+		*why = "invalid PAGES payload";
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int ftz_reader_seek(struct ftz_reader *r, uint64_t offset)
 {
 	if (offset < FTZ_FILE_HDR_LEN)
