@@ -2,9 +2,11 @@
 /* cmd_info.c - `ftana info FILE`: host, kernel, clock, duration, CPUs, events per
  * type, losses per CPU, sizes. The figures come from schema/info.sql's views. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analyze/ftana.h"
+#include "analyze/text_escape.h"
 
 static int print_query(sqlite3 *db, const char *title, const char *sql)
 {
@@ -31,8 +33,15 @@ static int summary(sqlite3 *db)
 		fprintf(stderr, "ftana: info: %s\n", sqlite3_errmsg(db));
 		return -1;
 	}
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		printf("%-10s %s\n", sqlite3_column_text(st, 0), sqlite3_column_text(st, 1));
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		/* host names, kernel versions and the like come from the file: escaped */
+		char *key = text_escaped((const char *)sqlite3_column_text(st, 0));
+
+		printf("%-10s ", key ? key : "?");
+		text_put(stdout, (const char *)sqlite3_column_text(st, 1), sqlite3_column_bytes(st, 1));
+		putchar('\n');
+		free(key);
+	}
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : -1;
 }

@@ -66,7 +66,7 @@ int cmd_report(int argc, char **argv)
 	sqlite3 *db = ftana_open(argv[2], &damaged);
 
 	if (!db)
-		return FTANA_EXIT_ERROR;
+		return damaged ? FTANA_EXIT_DAMAGED : FTANA_EXIT_ERROR;
 	report_set_file(argv[2]);
 
 	/* The report sees its name and its options: argv[0] = NAME, FILE removed. */

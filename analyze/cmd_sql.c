@@ -1,40 +1,99 @@
 // SPDX-License-Identifier: MIT
-/* cmd_sql.c - `ftana sql FILE 'SELECT ...' [--csv|--json]`: run the statements
- * in order and print the rows of each one that returns columns. */
+/*
+ * cmd_sql.c - `ftana sql FILE 'SELECT ...' [--csv|--json]`: run the statements
+ * in order and print the rows of each one that returns columns.
+ *
+ * The session is read-only (sqlguard.h, GUARD_USER): a statement that would write
+ * anything -- the database, a TEMP object, a file through VACUUM INTO or ATTACH,
+ * a PRAGMA setting -- is refused before any statement runs, with one line and
+ * exit status 1. The report views (`io`, ...) are there to read: they are made by
+ * our own SQL before the user's statements are guarded.
+ */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analyze/ftana.h"
 #include "analyze/report_util.h"
+#include "analyze/sqlguard.h"
+#include "analyze/text_escape.h"
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: ftana sql FILE 'SELECT ...' [--csv|--json]\n");
+	fprintf(stderr, "usage: ftana sql FILE 'SELECT ...' [--csv|--json]   (read-only: SELECT, WITH,\n"
+			"       PRAGMA table_info and the like; anything that writes or attaches is refused)\n");
 	return FTANA_EXIT_ERROR;
+}
+
+static void sql_error(sqlite3 *db)
+{
+	/* the message may quote names from the file */
+	fputs("ftana: sql: ", stderr);
+	text_fputs(stderr, sqlite3_errmsg(db));
+	fputc('\n', stderr);
+}
+
+/* Prepare every statement before running any: a refused one stops them all. */
+static int prepare_all(sqlite3 *db, const char *sql, sqlite3_stmt ***out, size_t *nr)
+{
+	const char *tail = sql;
+	sqlite3_stmt **list = NULL;
+	size_t n = 0;
+
+	while (tail && *tail) {
+		sqlite3_stmt *st = NULL, **grown;
+		char why[200];
+		int rc = ftana_prepare_user_sql(db, tail, &st, &tail, why, sizeof(why));
+
+		if (rc == -2) {
+			fputs("ftana sql: refused: statement writes or attaches (", stderr);
+			text_fputs(stderr, why);
+			fputs(")\n", stderr);
+		} else if (rc < 0) {
+			sql_error(db);
+		}
+		if (rc < 0)
+			goto fail;
+		if (!st)
+			continue; /* whitespace or a comment */
+		grown = realloc(list, (n + 1) * sizeof(*list));
+		if (!grown) {
+			sqlite3_finalize(st);
+			fprintf(stderr, "ftana: sql: out of memory\n");
+			goto fail;
+		}
+		list = grown;
+		list[n++] = st;
+	}
+	*out = list;
+	*nr = n;
+	return 0;
+fail:
+	while (n)
+		sqlite3_finalize(list[--n]);
+	free(list);
+	return -1;
 }
 
 static int run_all(sqlite3 *db, const char *sql, enum out_format fmt)
 {
-	const char *tail = sql;
+	sqlite3_stmt **list;
+	size_t n;
+	int rc = 0;
 
-	while (tail && *tail) {
-		sqlite3_stmt *st = NULL;
-
-		if (sqlite3_prepare_v2(db, tail, -1, &st, &tail) != SQLITE_OK) {
-			fprintf(stderr, "ftana: sql: %s\n", sqlite3_errmsg(db));
-			return -1;
+	if (prepare_all(db, sql, &list, &n) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (!rc) {
+			rc = sqlite3_column_count(list[i]) ? ftana_print_rows(list[i], fmt, stdout)
+							   : (sqlite3_step(list[i]) == SQLITE_DONE ? 0 : -1);
+			if (rc < 0)
+				sql_error(db);
 		}
-		if (!st)
-			continue; /* whitespace or a comment */
-		int rc = sqlite3_column_count(st) ? ftana_print_rows(st, fmt, stdout)
-						  : (sqlite3_step(st) == SQLITE_DONE ? 0 : -1);
-		if (rc < 0)
-			fprintf(stderr, "ftana: sql: %s\n", sqlite3_errmsg(db));
-		sqlite3_finalize(st);
-		if (rc < 0)
-			return -1;
+		sqlite3_finalize(list[i]);
 	}
-	return 0;
+	free(list);
+	return rc;
 }
 
 int cmd_sql(int argc, char **argv)
@@ -65,6 +124,7 @@ int cmd_sql(int argc, char **argv)
 	if (!db)
 		return damaged ? FTANA_EXIT_DAMAGED : FTANA_EXIT_ERROR;
 	report_sql_views(db); /* `io` and other report views, TEMP: see report_util.h */
+	ftana_db_guard(db, GUARD_USER);
 	rc = run_all(db, sql, fmt);
 	sqlite3_close(db);
 	if (rc < 0)

@@ -1,32 +1,39 @@
 // SPDX-License-Identifier: MIT
 /*
- * dbcache.c - every command takes a .ftz or a .db. A .ftz is imported once into
- * a cached database beside it (FILE.ftz.db) or, when that directory is not
- * writable, under $XDG_CACHE_HOME/ftana/; the cache is reused while it matches the
- * .ftz's size and mtime. Imports go to a temporary name renamed at the end, so an
- * import that was killed never leaves a database that looks complete.
+ * dbcache.c - every command takes a .ftz (or trace.dat) or a .db. An input is
+ * imported once into a cached database beside it (FILE.ftz.db) or, when that
+ * directory is not writable, under $XDG_CACHE_HOME/ftana/. The cache is reused
+ * only while its size/mtime/version match AND it carries a valid MAC under this
+ * user's key over the input and its own schema (cache_trust.h): a database that
+ * someone planted there is rebuilt, never used. Imports go to a temporary name
+ * renamed at the end, in a child process (import_child.c), so an import that
+ * crashed or was killed never leaves a database that looks complete.
+ *
+ * Every connection is hardened and guarded (sqlite3 authorizer): sqlguard.h.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <libgen.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analyze/cache_trust.h"
 #include "analyze/dbcache.h"
 #include "analyze/decode.h"
-#include "analyze/import.h"
+#include "analyze/import_child.h"
 #include "analyze/sql_files.h"
+#include "analyze/sqlguard.h"
+#include "analyze/text_escape.h"
 
 /* Bump when the database layout changes: older caches are rebuilt. */
-#define DB_VERSION "2" /* 2: profile_rounds, function_profile */
+#define DB_VERSION "3" /* 2: profile_rounds, function_profile; 3: signed (cache_mac) */
 
-enum kind { KIND_FTZ, KIND_DB, KIND_OTHER };
+enum kind { KIND_FTZ, KIND_TRACEDAT, KIND_DB, KIND_OTHER };
 
 static enum kind sniff(const char *path)
 {
@@ -42,7 +49,7 @@ static enum kind sniff(const char *path)
 	if (n >= 1 && !memcmp(buf, ftz_magic, n < 8 ? n : 8))
 		return KIND_FTZ; /* a truncated header is damage, reported by the reader */
 	if (n > 0 && dec_is_tracedat(buf, n))
-		return KIND_FTZ; /* trace-cmd's trace.dat: imported alike (decode.h) */
+		return KIND_TRACEDAT; /* trace-cmd's trace.dat: imported alike (decode.h) */
 	if (n == 16 && !memcmp(buf, "SQLite format 3", 16))
 		return KIND_DB;
 	return KIND_OTHER;
@@ -75,9 +82,14 @@ static bool warn_damage(sqlite3 *db, const char *path)
 
 	if (damaged) {
 		char *off = meta_get(db, "damage_offset"), *why = meta_get(db, "damage_reason");
+		/* a .db given to us may say anything here: shown escaped */
+		char *off_shown = text_escaped(off ? off : "?");
+		char *why_shown = text_escaped(why ? why : "?");
 
 		fprintf(stderr, "ftana: %s: warning: damaged at offset %s (%s); using the events before it\n",
-			path, off ? off : "?", why ? why : "?");
+			path, off_shown ? off_shown : "?", why_shown ? why_shown : "?");
+		free(off_shown);
+		free(why_shown);
 		free(off);
 		free(why);
 	}
@@ -85,42 +97,60 @@ static bool warn_damage(sqlite3 *db, const char *path)
 	return damaged;
 }
 
-/* Does the database at db_path belong to this very .ftz (size, mtime, layout)? */
-static bool cache_fresh(const char *db_path, const struct stat *src)
+/* Read-only, hardened, guarded: reports add TEMP objects only, nothing is written. */
+static sqlite3 *open_db(const char *path, bool quiet)
 {
 	sqlite3 *db;
-	bool ok = false;
 
-	if (access(db_path, R_OK))
-		return false;
-	if (sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK) {
-		char *size = meta_get(db, "source_size"), *mt = meta_get(db, "source_mtime_ns");
-		char *ver = meta_get(db, "ftana_db_version");
-
-		ok = size && mt && ver && !strcmp(ver, DB_VERSION) &&
-		     strtoull(size, NULL, 10) == (uint64_t)src->st_size &&
-		     strtoull(mt, NULL, 10) == mtime_ns(src);
-		free(size);
-		free(mt);
-		free(ver);
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
+	    ftana_db_harden(db) < 0) {
+		if (!quiet)
+			fprintf(stderr, "ftana: %s: %s\n", path, sqlite3_errmsg(db));
+		sqlite3_close(db);
+		return NULL;
 	}
-	sqlite3_close(db);
+	ftana_db_guard(db, GUARD_REPORT);
+	sqlite3_busy_timeout(db, 5000);
+	return db;
+}
+
+/* The cache's meta says it was made from a file of this size and mtime, by this layout. */
+static bool stamp_matches(sqlite3 *db, const struct stat *src)
+{
+	char *size = meta_get(db, "source_size"), *mt = meta_get(db, "source_mtime_ns");
+	char *ver = meta_get(db, "ftana_db_version");
+	bool ok = size && mt && ver && !strcmp(ver, DB_VERSION) &&
+		  strtoull(size, NULL, 10) == (uint64_t)src->st_size &&
+		  strtoull(mt, NULL, 10) == mtime_ns(src);
+
+	free(size);
+	free(mt);
+	free(ver);
 	return ok;
 }
 
-static int stamp(const char *db_path, const char *ftz, const struct stat *src)
+struct build {
+	const char *input, *tmp, *out;
+	const struct stat *src;
+	uint64_t digest;
+};
+
+/* Stamp the finished import with its source and sign it, then rename it into place. */
+static int finish_build(void *arg)
 {
+	const struct build *b = arg;
 	sqlite3 *db;
 	sqlite3_stmt *st = NULL;
 	char size[32], mt[32], real[PATH_MAX];
-	const char *kv[][2] = { { "source", realpath(ftz, real) ? real : ftz },
+	const char *kv[][2] = { { "source", realpath(b->input, real) ? real : b->input },
 				{ "source_size", size }, { "source_mtime_ns", mt },
 				{ "ftana_db_version", DB_VERSION } };
 	int rc = -1;
 
-	snprintf(size, sizeof(size), "%" PRIu64, (uint64_t)src->st_size);
-	snprintf(mt, sizeof(mt), "%" PRIu64, mtime_ns(src));
-	if (sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK &&
+	snprintf(size, sizeof(size), "%" PRIu64, (uint64_t)b->src->st_size);
+	snprintf(mt, sizeof(mt), "%" PRIu64, mtime_ns(b->src));
+	if (sqlite3_open_v2(b->tmp, &db, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK &&
+	    ftana_db_harden(db) == 0 &&
 	    sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO meta VALUES (?, ?)", -1, &st, NULL) == SQLITE_OK) {
 		rc = 0;
 		for (size_t i = 0; i < sizeof(kv) / sizeof(kv[0]) && !rc; i++) {
@@ -131,74 +161,68 @@ static int stamp(const char *db_path, const char *ftz, const struct stat *src)
 		}
 	}
 	sqlite3_finalize(st);
+	if (!rc)
+		rc = trust_db_sign(db, b->digest, DB_VERSION);
 	if (sqlite3_close(db) != SQLITE_OK)
 		rc = -1;
+	if (!rc && rename(b->tmp, b->out) < 0)
+		rc = -1;
+	if (rc < 0)
+		fprintf(stderr, "ftana: %s: cannot write the database: %s\n", b->out,
+			errno ? strerror(errno) : "SQL error");
 	return rc;
 }
 
-/* Ctrl-C during an import: remove the temporary database, then die of the signal. */
-static const char *volatile building;
-
-static void drop_tmp(int sig)
+static int build(const char *input, uint64_t digest, const char *out, bool *damaged)
 {
-	if (building)
-		unlink(building);
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-static void guard(const char *tmp)
-{
-	building = tmp;
-	signal(SIGINT, tmp ? drop_tmp : SIG_DFL);
-	signal(SIGTERM, tmp ? drop_tmp : SIG_DFL);
-	signal(SIGHUP, tmp ? drop_tmp : SIG_DFL);
-}
-
-int dbcache_build(const char *ftz, const char *out, bool *damaged)
-{
-	struct import_result res;
 	struct stat src;
-	char err[512], *tmp;
+	struct build b = { .input = input, .out = out, .src = &src, .digest = digest };
+	char *tmp;
 	int rc;
 
 	*damaged = false;
-	if (stat(ftz, &src) < 0) {
-		fprintf(stderr, "ftana: %s: %s\n", ftz, strerror(errno));
+	if (stat(input, &src) < 0) {
+		fprintf(stderr, "ftana: %s: %s\n", input, strerror(errno));
 		return -1;
 	}
 	if (asprintf(&tmp, "%s.tmp.%d", out, (int)getpid()) < 0)
 		return -1;
 	unlink(tmp);
-	guard(tmp);
-	rc = import_ftz(ftz, tmp, isatty(STDERR_FILENO), &res, err, sizeof(err));
-	if (rc < 0) {
-		*damaged = rc == -2 || (src.st_size < 16 && sniff(ftz) == KIND_FTZ);
-		fprintf(stderr, "ftana: %s\n", err);
-		rc = -1;
-	}
-	else if (stamp(tmp, ftz, &src) < 0 || rename(tmp, out) < 0) {
-		fprintf(stderr, "ftana: %s: cannot write the database: %s\n", out, strerror(errno));
-		rc = -1;
-	}
-	if (rc < 0)
-		unlink(tmp);
-	guard(NULL);
+	b.tmp = tmp;
+	errno = 0;
+	rc = import_isolated(input, tmp, damaged, finish_build, &b);
+	if (rc < 0 && src.st_size < 16 && sniff(input) == KIND_FTZ)
+		*damaged = true; /* a .ftz cut inside its file header */
 	free(tmp);
-	if (rc == 0 && res.damaged) {
-		*damaged = true;
-		fprintf(stderr, "ftana: %s: warning: damaged at offset %" PRIu64 " (%s); using the events before it\n",
-			ftz, res.damage_offset, res.damage_reason);
-	}
 	return rc;
+}
+
+static int input_digest(const char *input, uint64_t *digest)
+{
+	enum kind k = sniff(input);
+
+	if (trust_input_digest(input, k == KIND_TRACEDAT ? INPUT_TRACEDAT : INPUT_FTZ, digest) < 0) {
+		fprintf(stderr, "ftana: %s: %s\n", input, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int dbcache_build(const char *input, const char *out, bool *damaged)
+{
+	uint64_t digest;
+
+	*damaged = false;
+	if (input_digest(input, &digest) < 0)
+		return -1;
+	return build(input, digest, out, damaged);
 }
 
 /* FILE.ftz.db beside the .ftz, or $XDG_CACHE_HOME/ftana/<name>-<hash>.db. */
 static char *cache_path(const char *ftz)
 {
 	char *dir_copy = strdup(ftz), *base_copy = strdup(ftz), *p = NULL, real[PATH_MAX];
-	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	char cdir[PATH_MAX];
+	char cdir[PATH_MAX - 64];
 	uint64_t h = 1469598103934665603ull;
 
 	if (!dir_copy || !base_copy)
@@ -210,17 +234,8 @@ static char *cache_path(const char *ftz)
 	}
 	for (const char *s = realpath(ftz, real) ? real : ftz; *s; s++)
 		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	if (xdg && *xdg)
-		snprintf(cdir, sizeof(cdir), "%s/ftana", xdg);
-	else
-		snprintf(cdir, sizeof(cdir), "%s/.cache/ftana", home ? home : "/tmp");
-	for (char *s = cdir + 1; *s; s++)
-		if (*s == '/') {
-			*s = '\0';
-			mkdir(cdir, 0755);
-			*s = '/';
-		}
-	mkdir(cdir, 0755);
+	if (ftana_cache_dir(cdir, sizeof(cdir)) < 0)
+		snprintf(cdir, sizeof(cdir), "/nonexistent"); /* the build reports it */
 	if (asprintf(&p, "%s/%s-%016" PRIx64 ".db", cdir, basename(base_copy), h) < 0)
 		p = NULL;
 out:
@@ -229,17 +244,59 @@ out:
 	return p;
 }
 
-static sqlite3 *open_db(const char *path)
+/*
+ * The cache at path, open, if it is ours for this input; NULL otherwise (closed).
+ * One connection checks and then serves: the file cannot be swapped in between.
+ */
+static sqlite3 *open_trusted(const char *path, const struct stat *src, uint64_t digest,
+			     bool *suspicious)
 {
 	sqlite3 *db;
 
-	/* Read-only: reports add TEMP objects only, nothing is written. */
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-		fprintf(stderr, "ftana: %s: %s\n", path, sqlite3_errmsg(db));
-		sqlite3_close(db);
+	*suspicious = false;
+	if (access(path, F_OK))
+		return NULL;
+	db = open_db(path, true);
+	if (!db)
+		return NULL;
+	if (stamp_matches(db, src)) {
+		if (trust_db_verify(db, digest, DB_VERSION))
+			return db;
+		/* matches by size and mtime but was not signed by us for this input */
+		*suspicious = trust_key_persistent();
+	}
+	sqlite3_close(db);
+	return NULL;
+}
+
+static sqlite3 *open_input(const char *path, const struct stat *src, bool *damaged)
+{
+	char *cache = cache_path(path);
+	uint64_t digest;
+	bool suspicious;
+	sqlite3 *db = NULL;
+
+	if (!cache) {
+		fprintf(stderr, "ftana: out of memory\n");
 		return NULL;
 	}
-	sqlite3_busy_timeout(db, 5000);
+	if (input_digest(path, &digest) < 0)
+		goto out;
+	db = open_trusted(cache, src, digest, &suspicious);
+	if (db) {
+		*damaged = warn_damage(db, path);
+		goto out;
+	}
+	if (suspicious)
+		fprintf(stderr, "ftana: %s: not made by this user's ftana from %s; rebuilding it\n",
+			cache, path);
+	if (build(path, digest, cache, damaged) < 0)
+		goto out;
+	db = open_trusted(cache, src, digest, &suspicious);
+	if (!db)
+		fprintf(stderr, "ftana: %s: changed by someone else while it was built\n", cache);
+out:
+	free(cache);
 	return db;
 }
 
@@ -247,7 +304,6 @@ sqlite3 *ftana_open(const char *path, bool *damaged)
 {
 	struct stat src;
 	sqlite3 *db;
-	char *cache;
 
 	*damaged = false;
 	if (stat(path, &src) < 0) {
@@ -256,7 +312,7 @@ sqlite3 *ftana_open(const char *path, bool *damaged)
 	}
 	switch (sniff(path)) {
 	case KIND_DB:
-		db = open_db(path);
+		db = open_db(path, false);
 		if (db)
 			*damaged = warn_damage(db, path);
 		return db;
@@ -264,22 +320,10 @@ sqlite3 *ftana_open(const char *path, bool *damaged)
 		fprintf(stderr, "ftana: %s: not an .ftz file, trace.dat or ftana database\n", path);
 		return NULL;
 	case KIND_FTZ:
+	case KIND_TRACEDAT:
 		break;
 	}
-	cache = cache_path(path);
-	if (!cache) {
-		fprintf(stderr, "ftana: out of memory\n");
-		return NULL;
-	}
-	if (cache_fresh(cache, &src)) {
-		db = open_db(cache);
-		if (db)
-			*damaged = warn_damage(db, path);
-	} else {
-		db = dbcache_build(path, cache, damaged) < 0 ? NULL : open_db(cache);
-	}
-	free(cache);
-	return db;
+	return open_input(path, &src, damaged);
 }
 
 int ftana_exec_sql_file(sqlite3 *db, const char *path)

@@ -4,15 +4,23 @@
 #define DBCACHE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "analyze/ftana.h"
 
 /*
- * Import FTZ into OUT (through OUT.tmp.PID renamed at the end; progress on a
- * terminal). Prints a one-line error and returns -1 on failure; *damaged is set
- * (and a warning printed once) when the .ftz is damaged -- also when the damage
- * comes before anything could be imported, in which case -1 is returned.
+ * Import FTZ (a .ftz or trace.dat) into OUT, signed as ours (cache_trust.h),
+ * through OUT.tmp.PID renamed at the end, with progress on a terminal. The import
+ * runs in a child process: a crash on hostile input costs the import, not ftana,
+ * and OUT.tmp.PID is removed on every exit path ftana controls. Prints a one-line
+ * error and returns -1 on failure; *damaged is set (and a warning printed once)
+ * when the input is damaged -- also when the damage comes before anything could
+ * be imported, in which case -1 is returned.
  */
 int dbcache_build(const char *ftz, const char *out, bool *damaged);
+
+/* ftana's per-user cache directory ($XDG_CACHE_HOME/ftana or ~/.cache/ftana),
+ * created (0700) if missing. 0, or -errno. */
+int ftana_cache_dir(char *out, size_t len);
 
 #endif

@@ -5,10 +5,12 @@
  *
  * Database conventions (schema/tables.sql documents them in full):
  *   - one typed table per event type, named after the event (`block_rq_issue`;
- *     `<system>_<event>` only if two systems share a name), columns
+ *     `<system>_<event>` if another event has the name in any case, or it is one of
+ *     ours or sqlite_*; made safe and unique by analyze/import_names.c), columns
  *     id INTEGER PRIMARY KEY (global, time-ordered across CPUs), ts (ns, trace clock),
  *     cpu, pid, stack_id (NULL unless recorded with -s), then one column per
- *     non-common format field, named as in the format file;
+ *     non-common format field, named as in the format file (field_<name> for a
+ *     fixed column's name); names come from the file: SQL quotes them ("%w");
  *   - `events` is a view (id, ts, cpu, pid, type) over all typed tables;
  *   - meta(key, value), event_types, tasks(pid, tgid, comm), cpu_stats, lost_events,
  *     symbols(addr, name, module), stacks(stack_id, depth, addr, symbol).
@@ -19,6 +21,8 @@
 #include <sqlite3.h>
 #include <stdbool.h>
 #include <stdio.h>
+
+#include "analyze/sqlguard.h" /* ftana_db_harden: every connection, the importer's too */
 
 /* Exit statuses shared by all subcommands. */
 enum ftana_exit {
@@ -42,8 +46,10 @@ sqlite3 *ftana_open(const char *path, bool *damaged);
 /* Run the embedded schema file PATH ("schema/reports/iolat.sql") on db. */
 int ftana_exec_sql_file(sqlite3 *db, const char *path);
 
-/* Print every row of stmt as an aligned table, CSV or JSON array of objects. */
+/* Print every row of stmt as an aligned table, CSV or JSON array of objects.
+ * Control characters are escaped in every format (print.c says how). */
 int ftana_print_rows(sqlite3_stmt *stmt, enum out_format fmt, FILE *out);
+/* Strings from a file printed elsewhere go through analyze/text_escape.h. */
 
 /* Subcommands: one file each (analyze/cmd_<name>.c), dispatched from main.c. */
 int cmd_db(int argc, char **argv);

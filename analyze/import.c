@@ -210,6 +210,7 @@ static int open_db(struct importer *im, const char *path)
 		snprintf(im->err, im->errlen, "%s: %s", path, sqlite3_errmsg(im->db));
 		return -EIO;
 	}
+	ftana_db_harden(im->db); /* defensive, trusted_schema off (h2, sqlguard.h) */
 	/* A half-built database is thrown away (the caller renames only a finished
 	 * one), so durability during the import buys nothing. */
 	return im_exec(im, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"

@@ -11,7 +11,7 @@ static const struct subcommand {
 } subcommands[] = {
 	{ "db",     cmd_db,     "db FILE.ftz [-o OUT.db]          build the SQLite database" },
 	{ "info",   cmd_info,   "info FILE                        host, kernel, clock, events, losses" },
-	{ "sql",    cmd_sql,    "sql FILE 'SELECT ...' [--csv|--json]  run a query" },
+	{ "sql",    cmd_sql,    "sql FILE 'SELECT ...' [--csv|--json]  run a read-only query" },
 	{ "report", cmd_report, "report NAME FILE [OPTIONS]       canned reports (ftana report --help)" },
 };
 

@@ -3,16 +3,58 @@
  * print.c - query results as an aligned table (default), CSV (RFC 4180) or a
  * JSON array of objects. The table needs every row to size its columns, so it
  * buffers the rendered text; CSV and JSON stream.
+ *
+ * Values come from captures someone else made, so no byte a terminal acts on is
+ * printed raw: in the table and in CSV, text goes through text_escape.h (C0 and
+ * C1 controls, DEL, bytes that are not UTF-8 as \xNN; CSV keeps TAB, CR and LF
+ * inside quotes). Column names too: they may be field names from the file.
+ * JSON is valid for any bytes: controls as \uNNNN, bytes that are not UTF-8 as
+ * U+FFFD (JSON strings are Unicode text; the table and CSV show those bytes).
  */
+#include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyze/ftana.h"
+#include "analyze/text_escape.h"
 
 struct cell_buf {
 	char **cells;  /* rows * cols strings, NULL for SQL NULL */
 	size_t nr, cap;
 };
+
+/*
+ * Length of the well-formed UTF-8 sequence at p (n bytes available; no overlong
+ * forms, no surrogates, nothing past U+10FFFF), its code point in *cp; 0 if none.
+ * JSON needs the code point (C1 controls become \\u0080..\\u009f), which
+ * text_escape.h does not give out: the table and CSV escape through text_escape.
+ */
+static size_t utf8_seq(const unsigned char *p, size_t n, uint32_t *cp)
+{
+	size_t len = *p >= 0xf0 ? 4 : *p >= 0xe0 ? 3 : 2;
+	uint32_t v = *p & (0x7f >> len);
+
+	if (*p < 0xc2 || *p > 0xf4 || n < len)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		v = v << 6 | (p[i] & 0x3f);
+	}
+	if ((len == 3 && (v < 0x800 || (v >= 0xd800 && v <= 0xdfff))) ||
+	    (len == 4 && (v < 0x10000 || v > 0x10ffff)))
+		return 0;
+	*cp = v;
+	return len;
+}
+
+/* Table cells keep nothing raw (a tab would break the columns); quoted CSV fields
+ * keep tab, CR and LF. */
+static char *escape(const char *s, size_t n, bool csv)
+{
+	return text_escape_n(s, n, csv ? TEXT_KEEP_LINES : TEXT_KEEP_NONE);
+}
 
 static char *hex(const unsigned char *p, int n)
 {
@@ -27,17 +69,49 @@ static char *hex(const unsigned char *p, int n)
 	return s;
 }
 
-/* The text of column i as sqlite3 would show it; blobs as x'..'. Caller frees. */
-static char *cell_text(sqlite3_stmt *st, int i)
+/*
+ * The text of column i as sqlite3 would show it, blobs as x'..', and text escaped
+ * for fmt (JSON: raw, json_string escapes). *len: its length. Caller frees.
+ */
+static char *cell_text(sqlite3_stmt *st, int i, enum out_format fmt, size_t *len)
 {
+	char *s = NULL;
+
 	switch (sqlite3_column_type(st, i)) {
 	case SQLITE_NULL:
 		return NULL;
 	case SQLITE_BLOB:
-		return hex(sqlite3_column_blob(st, i), sqlite3_column_bytes(st, i));
-	default:
-		return strdup((const char *)sqlite3_column_text(st, i));
+		s = hex(sqlite3_column_blob(st, i), sqlite3_column_bytes(st, i));
+		break;
+	case SQLITE_TEXT: {
+		const char *t = (const char *)sqlite3_column_text(st, i);
+		size_t n = sqlite3_column_bytes(st, i);
+
+		if (fmt != OUT_JSON) {
+			s = escape(t, n, fmt == OUT_CSV);
+			break;
+		}
+		s = malloc(n + 1);
+		if (s) {
+			memcpy(s, t, n);
+			s[n] = '\0';
+			*len = n;
+		}
+		return s;
 	}
+	default:
+		s = strdup((const char *)sqlite3_column_text(st, i));
+	}
+	*len = s ? strlen(s) : 0;
+	return s;
+}
+
+/* A column name, escaped like a value. */
+static char *name_text(sqlite3_stmt *st, int i, enum out_format fmt)
+{
+	const char *name = sqlite3_column_name(st, i);
+
+	return name ? escape(name, strlen(name), fmt == OUT_CSV) : NULL;
 }
 
 static int push(struct cell_buf *b, char *s)
@@ -60,32 +134,57 @@ static bool numeric(int type)
 	return type == SQLITE_INTEGER || type == SQLITE_FLOAT;
 }
 
+static void free_names(char **names, int cols)
+{
+	for (int i = 0; names && i < cols; i++)
+		free(names[i]);
+	free(names);
+}
+
+static char **column_names(sqlite3_stmt *st, enum out_format fmt)
+{
+	int cols = sqlite3_column_count(st);
+	char **names = calloc(cols + 1, sizeof(*names));
+
+	for (int i = 0; names && i < cols; i++) {
+		names[i] = name_text(st, i, fmt);
+		if (!names[i]) {
+			free_names(names, cols);
+			return NULL;
+		}
+	}
+	return names;
+}
+
 static int print_table(sqlite3_stmt *st, FILE *out)
 {
-	int cols = sqlite3_column_count(st), rc;
+	int cols = sqlite3_column_count(st), rc = SQLITE_NOMEM;
 	size_t *width = calloc(cols + 1, sizeof(*width));
 	bool *right = calloc(cols + 1, sizeof(*right));
+	char **names = column_names(st, OUT_TEXT);
 	struct cell_buf b = { 0 };
 
-	if (!width || !right)
-		goto oom;
+	if (!width || !right || !names)
+		goto out;
 	for (int i = 0; i < cols; i++)
-		width[i] = strlen(sqlite3_column_name(st, i));
+		width[i] = strlen(names[i]);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		for (int i = 0; i < cols; i++) {
-			char *s = cell_text(st, i);
-			size_t w = s ? strlen(s) : 0;
+			size_t w = 0;
+			char *s = cell_text(st, i, OUT_TEXT, &w);
 
-			if (push(&b, s) < 0)
-				goto oom;
+			if (push(&b, s) < 0) {
+				free(s);
+				rc = SQLITE_NOMEM;
+				goto out;
+			}
 			right[i] |= numeric(sqlite3_column_type(st, i));
 			if (w > width[i])
 				width[i] = w;
 		}
 	}
 	for (int i = 0; i < cols; i++)
-		fprintf(out, "%s%-*s", i ? "  " : "", i + 1 < cols ? (int)width[i] : 0,
-			sqlite3_column_name(st, i));
+		fprintf(out, "%s%-*s", i ? "  " : "", i + 1 < cols ? (int)width[i] : 0, names[i]);
 	fputc('\n', out);
 	for (size_t r = 0; cols && r < b.nr / cols; r++) {
 		for (int i = 0; i < cols; i++) {
@@ -96,21 +195,17 @@ static int print_table(sqlite3_stmt *st, FILE *out)
 		}
 		fputc('\n', out);
 	}
+out:
 	for (size_t i = 0; i < b.nr; i++)
 		free(b.cells[i]);
 	free(b.cells);
 	free(width);
 	free(right);
+	free_names(names, cols);
 	return rc == SQLITE_DONE ? 0 : -1;
-oom:
-	for (size_t i = 0; i < b.nr; i++)
-		free(b.cells[i]);
-	free(b.cells);
-	free(width);
-	free(right);
-	return -1;
 }
 
+/* s is escaped already (escape(.., true)): only quoting is left. */
 static void csv_field(const char *s, FILE *out)
 {
 	if (!s)
@@ -128,34 +223,59 @@ static void csv_field(const char *s, FILE *out)
 	fputc('"', out);
 }
 
-static void json_string(const char *s, FILE *out)
+/* A JSON string for any n bytes (RFC 8259), see the top of this file. */
+static void json_string(const char *s, size_t n, FILE *out)
 {
+	const unsigned char *p = (const unsigned char *)s, *end = p + n;
+
 	fputc('"', out);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(out, "\\%c", *p);
-		else if (*p == '\n')
-			fputs("\\n", out);
-		else if (*p == '\t')
-			fputs("\\t", out);
-		else if (*p < 0x20)
-			fprintf(out, "\\u%04x", *p);
-		else
-			fputc(*p, out);
+	while (p < end) {
+		uint32_t cp = 0;
+		size_t len;
+
+		if (*p == '"' || *p == '\\') {
+			fprintf(out, "\\%c", *p++);
+		} else if (*p == '\n' || *p == '\t') {
+			fputs(*p++ == '\n' ? "\\n" : "\\t", out);
+		} else if (*p < 0x20 || *p == 0x7f) {
+			fprintf(out, "\\u%04x", *p++);
+		} else if (*p < 0x80) {
+			fputc(*p++, out);
+		} else if ((len = utf8_seq(p, end - p, &cp)) && cp >= 0xa0) {
+			fwrite(p, 1, len, out);
+			p += len;
+		} else if (len) {
+			fprintf(out, "\\u%04x", cp); /* C1 control */
+			p += len;
+		} else {
+			fputs("\\ufffd", out);
+			p++;
+		}
 	}
 	fputc('"', out);
+}
+
+/* JSON has no Inf or NaN: SQLite's "Inf" text goes out as a string. */
+static bool json_number(sqlite3_stmt *st, int i)
+{
+	int type = sqlite3_column_type(st, i);
+
+	return type == SQLITE_INTEGER || (type == SQLITE_FLOAT && isfinite(sqlite3_column_double(st, i)));
 }
 
 static int print_stream(sqlite3_stmt *st, enum out_format fmt, FILE *out)
 {
 	int cols = sqlite3_column_count(st), rc;
 	bool first = true;
+	char **names = fmt == OUT_CSV ? column_names(st, OUT_CSV) : NULL;
 
 	if (fmt == OUT_CSV) {
+		if (!names)
+			return -1;
 		for (int i = 0; i < cols; i++) {
 			if (i)
 				fputc(',', out);
-			csv_field(sqlite3_column_name(st, i), out);
+			csv_field(names[i], out);
 		}
 		fputc('\n', out);
 	} else {
@@ -166,31 +286,36 @@ static int print_stream(sqlite3_stmt *st, enum out_format fmt, FILE *out)
 			fputs(first ? "\n{" : ",\n{", out);
 		first = false;
 		for (int i = 0; i < cols; i++) {
-			int type = sqlite3_column_type(st, i);
-			char *s = cell_text(st, i);
+			size_t len = 0;
+			char *s = cell_text(st, i, fmt, &len);
 
+			if (i)
+				fputc(',', out);
 			if (fmt == OUT_CSV) {
-				if (i)
-					fputc(',', out);
 				csv_field(s, out);
 			} else {
-				if (i)
-					fputc(',', out);
-				json_string(sqlite3_column_name(st, i), out);
+				const char *name = sqlite3_column_name(st, i);
+
+				json_string(name ? name : "", name ? strlen(name) : 0, out);
 				fputc(':', out);
+				if (!s && sqlite3_column_type(st, i) != SQLITE_NULL)
+					rc = SQLITE_NOMEM;
 				if (!s)
 					fputs("null", out);
-				else if (numeric(type))
+				else if (json_number(st, i))
 					fputs(s, out);
 				else
-					json_string(s, out);
+					json_string(s, len, out);
 			}
 			free(s);
 		}
 		fputs(fmt == OUT_CSV ? "\n" : "}", out);
+		if (rc == SQLITE_NOMEM)
+			break;
 	}
 	if (fmt == OUT_JSON)
 		fputs(first ? "]\n" : "\n]\n", out);
+	free_names(names, cols);
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+/* import_child.h - run an import in a child process (why: import_child.c). */
+#ifndef IMPORT_CHILD_H
+#define IMPORT_CHILD_H
+
+#include <stdbool.h>
+
+/*
+ * Import FTZ into the new database TMP in a child process, then call finish(arg)
+ * (sign and rename TMP; it prints its own error and returns -1 on failure).
+ * 0 when both succeeded (*damaged: the input was damaged, a warning was printed);
+ * -1 after one line on stderr, with TMP (and its journal) removed. A SIGINT,
+ * SIGTERM or SIGHUP meanwhile is passed to the child; once it is gone TMP is
+ * removed and ftana dies of the same signal.
+ */
+int import_isolated(const char *ftz, const char *tmp, bool *damaged,
+		    int (*finish)(void *arg), void *arg);
+
+#endif
