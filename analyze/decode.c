@@ -205,6 +205,7 @@ struct dec *dec_open(const char *path, char *err, size_t errlen)
 	if (!d->path || scan(d, r, err, errlen) < 0)
 		goto fail;
 	d->stats.file_size = ftz_reader_file_size(r);
+	ftz_reader_trim(r); /* the scan's largest payload (kallsyms) is copied already */
 	if (d->long_size != 4 && d->long_size != 8) {
 		snprintf(err, errlen, "%s: unsupported long_size %d", path, d->long_size);
 		goto fail;

@@ -143,6 +143,14 @@ int ftz_reader_seek(struct ftz_reader *r, uint64_t offset);
 int ftz_reader_read_at(struct ftz_reader *r, uint64_t offset, struct ftz_section *sec,
 		       uint8_t **buf, size_t *cap, const char **why);
 
+/*
+ * Free the buffers the reader keeps between calls (they grow to the largest
+ * payload read, /proc/kallsyms say): for a reader kept open after a scan, to serve
+ * ftz_reader_read_at with only what each call needs. Data returned earlier by
+ * ftz_reader_next becomes invalid.
+ */
+void ftz_reader_trim(struct ftz_reader *r);
+
 /* After FTZ_READ_DAMAGE: offset where reading stopped and a one-line reason. */
 uint64_t ftz_reader_damage(const struct ftz_reader *r, const char **reason);
 uint64_t ftz_reader_file_size(const struct ftz_reader *r);

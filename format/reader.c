@@ -370,6 +370,14 @@ int ftz_reader_seek(struct ftz_reader *r, uint64_t offset)
 	return 0;
 }
 
+void ftz_reader_trim(struct ftz_reader *r)
+{
+	free(r->stored);
+	free(r->raw);
+	r->stored = r->raw = NULL;
+	r->stored_cap = r->raw_cap = 0;
+}
+
 uint64_t ftz_reader_damage(const struct ftz_reader *r, const char **reason)
 {
 	if (reason)
