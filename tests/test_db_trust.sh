@@ -8,7 +8,8 @@
 #   2. A cache is used only if this user's ftana signed it for this input: a
 #      database planted beside the capture with matching size/mtime/version and a
 #      malicious view, one signed with another user's key, and one whose MAC was
-#      copied from a real cache are all rebuilt, and what they planted is gone.
+#      copied from a real cache are all rebuilt, and what they planted is gone;
+#      one whose meta is an endless recursive view is checked in bounded time.
 #      The key is 0600; a key file others can read is not used.
 #   3. No OUT.tmp.PID survives: the importer killed by SIGSEGV/SIGABRT/SIGFPE/
 #      SIGKILL (FTANA_TEST_IMPORT_CRASH hook, import_child.c) gives one line and
@@ -143,6 +144,18 @@ sq "$DB" "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
 	CREATE TABLE block_rq_issue (id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id);
 	CREATE VIEW events AS SELECT 1 AS id, 2 AS ts, 3 AS cpu, 4 AS pid, 'planted' AS type;"
 check_rebuilt "database made from scratch with a matching stamp"
+
+# plant: a meta that never ends (a recursive view): checking it is bounded, then rebuilt
+rm -f "$DB"
+sq "$DB" "CREATE VIEW meta(key, value) AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c)
+	SELECT 'k' || x, x FROM c;
+	CREATE VIEW events AS SELECT 1 AS id, 2 AS ts, 3 AS cpu, 4 AS pid, 'planted' AS type;"
+t0=$SECONDS
+timeout 120 "$FTANA" sql "$CAP" "SELECT count(*) FROM block_rq_issue" --csv >"$T/stdout" 2>"$T/err"
+assert_eq "endless meta view: answers" "$issues" "$(tail -n +2 "$T/stdout")"
+[ $((SECONDS - t0)) -lt 60 ] && pass "endless meta view: checked in $((SECONDS - t0)) s" ||
+	fail "endless meta view: took $((SECONDS - t0)) s"
+check_rebuilt "endless meta view"
 
 # plant: a real cache of the same capture, signed with another user's key
 mkdir -p "$T/other"
