@@ -97,8 +97,8 @@ static const uint8_t *the_key(void)
 
 	if (key_state != KEY_UNKNOWN)
 		return key;
-	rc = ftana_cache_dir(dir, sizeof(dir));
-	snprintf(path, sizeof(path), "%s/key", rc ? "~/.cache/ftana" : dir);
+	rc = ftana_cache_dir(dir, sizeof(dir)); /* dir is filled in even when mkdir failed */
+	snprintf(path, sizeof(path), "%s/key", rc == -ENAMETOOLONG ? "~/.cache/ftana" : dir);
 	if (!rc) {
 		rc = read_key(path);
 		if (rc == -ENOENT && !(rc = create_key(path)))
