@@ -7,7 +7,8 @@ sections decompressed (with the zstd program; a mutated zstd frame only ever
 exercises the decompressor), /proc/kallsyms cut to 300 lines, the first PAGES
 section of each CPU cut to 2 sub-buffers, 2 SNAPSHOT rounds -- and the small
 captures of tests/hostile/gen.py. trace.dat seeds: the trace.dat test files
-(tests/data/tracedat, else ../shared/testdata/tracedat) and gen.py's.
+(tests/data/tracedat, else ../shared/testdata/tracedat), cut down alike (v7
+ones through trace-cmd convert), and gen.py's.
 """
 import glob
 import os
@@ -69,6 +70,99 @@ def shrink(data):
     return bytes(out)
 
 
+def shrink_dat_v6(data, keep_pages=2, kallsyms_lines=300):
+    """A trace.dat v6 (trace-cmd.dat(5)) with kallsyms cut and at most KEEP_PAGES
+    pages per CPU; None if it is not one. Its metadata parsed, not understood:
+    every other byte is copied as it was."""
+    if data[:10] != b"\x17\x08\x44tracing" or data[10:12] != b"6\0":
+        return None
+    endian = "<" if data[12] == 0 else ">"
+    page_size = struct.unpack_from(endian + "I", data, 14)[0]
+    pos = 18
+
+    def take(n):
+        nonlocal pos
+        pos += n
+        return data[pos - n:pos]
+
+    def num(fmt):
+        return struct.unpack(endian + fmt, take(struct.calcsize(fmt)))[0]
+
+    def cstr():
+        end = data.index(b"\0", pos)
+        return take(end - pos + 1)
+
+    for _ in range(2):                                  # header_page, header_event
+        cstr()
+        take(num("Q"))
+    for _ in range(num("I")):                           # ftrace formats
+        take(num("Q"))
+    for _ in range(num("I")):                           # systems
+        cstr()
+        for _ in range(num("I")):
+            take(num("Q"))
+    meta_end = pos
+    kallsyms = take(num("I"))
+    rest_start = pos
+    take(num("I"))                                      # printk
+    take(num("Q"))                                      # cmdlines
+    cpus = num("I")
+    if take(10) != b"options  \0":
+        return None
+    while True:
+        opt = num("H")
+        if opt == 0:
+            break
+        take(num("I"))
+    if take(10) != b"flyrecord\0":
+        return None
+    cpu_data = [(num("Q"), num("Q")) for _ in range(cpus)]
+    head = bytearray(data[:meta_end])
+    kallsyms = b"\n".join(kallsyms.split(b"\n")[:kallsyms_lines]) + b"\n"
+    head += struct.pack(endian + "I", len(kallsyms)) + kallsyms
+    head += data[rest_start:pos - 16 * cpus]
+    offset = len(head) + 16 * cpus
+    offset += -offset % page_size
+    table, blobs = bytearray(), bytearray()
+    for off, size in cpu_data:
+        chunk = data[off:off + min(size, keep_pages * page_size)]
+        table += struct.pack(endian + "QQ", offset + len(blobs), len(chunk))
+        blobs += chunk + b"\0" * (-len(chunk) % page_size)
+    head += table
+    return bytes(head) + b"\0" * (offset - len(head)) + bytes(blobs)
+
+
+def trace_cmd_convert(src, dst, version, compression):
+    cmd = ["trace-cmd", "convert", "-i", src, "-o", dst, "--file-version", version,
+           "--compression", compression]
+    return subprocess.run(cmd, capture_output=True, timeout=300).returncode == 0
+
+
+def small_dats(path, max_seed=100 * 1024):
+    """Seeds from one trace.dat: whole files cost seconds per run (kallsyms,
+    thousands of events), so v6 files are cut down; v7 files (compressed sections)
+    go through trace-cmd convert: to v6, cut down, back to a compressed v7.
+    Without trace-cmd a v7 file is used whole."""
+    base = os.path.basename(path)[:-4]
+    data = open(path, "rb").read()
+    small = shrink_dat_v6(data)
+    if small:
+        return [(f"small-{base}.dat", small)]
+    if not shutil.which("trace-cmd"):
+        return [(base + ".dat", data)]
+    seeds = []
+    with tempfile.TemporaryDirectory() as tmp:
+        v6, v7 = os.path.join(tmp, "v6.dat"), os.path.join(tmp, "v7.dat")
+        if trace_cmd_convert(path, v6, "6", "none"):
+            small = shrink_dat_v6(open(v6, "rb").read())
+            if small and len(small) <= max_seed:
+                seeds.append((f"small6-{base}.dat", small))
+                open(v6, "wb").write(small)
+                if trace_cmd_convert(v6, v7, "7", "any"):
+                    seeds.append((f"small7-{base}.dat", open(v7, "rb").read()))
+    return seeds
+
+
 def main():
     ftz_dir, dat_dir = sys.argv[1], sys.argv[2]
     os.makedirs(ftz_dir, exist_ok=True)
@@ -85,7 +179,8 @@ def main():
     if not os.path.isdir(dat_src):
         dat_src = os.path.join(os.path.dirname(ROOT), "shared", "testdata", "tracedat")
     for path in sorted(glob.glob(os.path.join(dat_src, "*.dat"))):
-        shutil.copy(path, dat_dir)
+        for name, seed in small_dats(path):
+            open(os.path.join(dat_dir, name), "wb").write(seed)
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run([sys.executable, os.path.join(ROOT, "tests", "hostile", "gen.py"),
                         "--small", tmp], check=True)
