@@ -137,6 +137,11 @@ int import_isolated(const char *ftz, const char *tmp, bool *damaged,
 		case CHILD_DAMAGED_EMPTY:
 			*damaged = true;
 			break;
+		case CHILD_ERROR:
+			break; /* the child said why */
+		default: /* not ours: a sanitizer's report, an exit() in a library */
+			fprintf(stderr, "ftana: %s: the import ended with status %d; no database was built\n",
+				ftz, WEXITSTATUS(status));
 		}
 	} else if (pid > 0 && WIFSIGNALED(status) && !stop_signal) {
 		fprintf(stderr, "ftana: %s: decoder crashed (signal %d, %s); no database was built\n",
