@@ -10,6 +10,7 @@
 # bound (the unsanitized ftana under prlimit --as and /usr/bin/time), and that no
 # file appeared anywhere in the work dir but the capture's own cache -- in
 # particular not the pwned*.db paths the captures try to ATTACH / VACUUM INTO.
+# Then SIGINT/TERM/HUP during an import: no temporary database may survive.
 #
 # HOSTILE_CASES="sqli_system esc_text" runs only those cases. Everything happens in
 # a temporary directory (cwd, HOME, TMPDIR, XDG_CACHE_HOME), removed at exit.
@@ -146,6 +147,28 @@ while IFS=$'\t' read -r name file cmd exits rss nofile check; do
 		sed 's/^/      | /' "$log.err" | cut -c1-200 | head -n 5
 	fi
 done <"$work/gen/MANIFEST"
+
+# An import interrupted by a signal ftana handles leaves no temporary database.
+if [ -f "$work/gen/files_250k.ftz" ]; then
+	for sig in INT TERM HUP; do
+		dir=$work/run/signal-$sig
+		mkdir -p "$dir"
+		cp "$work/gen/files_250k.ftz" "$dir/"
+		(cd "$dir" && HOME=$work/home TMPDIR=$work/tmp XDG_CACHE_HOME=$work/xdg \
+			exec "$FTANA" db files_250k.ftz >/dev/null 2>"$work/log/signal-$sig.err") &
+		pid=$!
+		sleep 1
+		kill -s "$sig" $pid 2>/dev/null
+		{ wait $pid; } 2>/dev/null # no "Hangup" job notice
+		rc=$?
+		left=$(cd "$work" && find . -path ./log -prune -o -path ./gen -prune -o -name '*.tmp*' -print)
+		if [ -z "$left" ] && ! grep -q 'Sanitizer' "$work/log/signal-$sig.err"; then
+			pass "SIG$sig during an import (exit $rc): no temporary file left"
+		else
+			fail "SIG$sig during an import (exit $rc): left ${left:-nothing}; $(grep -m1 Sanitizer "$work/log/signal-$sig.err")"
+		fi
+	done
+fi
 
 pwned_after=$(pwned_anywhere | sort)
 [ "$pwned_before" = "$pwned_after" ] && pass "no pwned* file anywhere" ||
