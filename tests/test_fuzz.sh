@@ -89,13 +89,18 @@ for t in ftz tracedat; do
 	mkdir -p "$work/corpus-$t"
 	dirs=("$work/corpus-$t" "$work/seeds/${seeds[$t]}")
 	[ -d "$regress" ] && dirs+=("$regress")
-	env ${env_of[$t]} "$bin" "${common[@]}" -max_total_time="$FUZZ_TIME" -print_final_stats=1 \
+	# -max_total_time does not bound the first pass over the seeds: timeout does.
+	timeout $((FUZZ_TIME * 3 + 120)) env ${env_of[$t]} "$bin" "${common[@]}" \
+		-max_total_time="$FUZZ_TIME" -print_final_stats=1 \
 		-artifact_prefix="$work/art-$t-" "${dirs[@]}" >"$work/$t.log" 2>&1
 	rc=$?
 	execs=$(awk -F: '/stat::number_of_executed_units/ { gsub(/ /, "", $2); print $2 }' "$work/$t.log")
 	[ -n "$execs" ] || execs=$(grep -oE '^#[0-9]+' "$work/$t.log" | tail -n 1 | tr -d '#')
 	cov=$(grep -oE 'cov: [0-9]+' "$work/$t.log" | tail -n 1)
-	if [ $rc = 0 ]; then
+	if [ $rc = 124 ]; then
+		fail "fuzz_$t: still running after $((FUZZ_TIME * 3 + 120)) s (a hang in the seeds?)"
+		tail -n 5 "$work/$t.log" | sed 's/^/      | /'
+	elif [ $rc = 0 ]; then
 		pass "fuzz_$t: ${execs:-?} executions in ${FUZZ_TIME} s, ${cov:-cov ?}, no finding"
 	else
 		fail "fuzz_$t: finding after ${execs:-?} executions (libFuzzer exit $rc):"
