@@ -1,0 +1,111 @@
+# user_settings: a production host's own tracing settings survive every function preset.
+# Before each preset the guest plants a user's settings at the top level, all different
+# from the defaults and from what ftrec wants: the function tracer with a 4-line
+# set_ftrace_filter (2 functions, one module function, a function probe), 2 graph
+# functions, a notrace list (a glob), a graph notrace, a pid filter, tracing_thresh,
+# max_graph_depth, flipped options, a buffer size, a kprobe of its own and an old
+# error_log entry. Then each preset runs once to its end and once killed with -9 and
+# cleaned up by `ftrec reset`; after each, tracefs-state.sh must print exactly what it
+# printed before (the ground truth is the kernel's own listing of its files).
+# The recordings themselves must not be shaped by the user's settings: the host checks
+# them (funccount with 2 patterns, one a glob; funcslower sees the whole sleep although
+# the user switched sleep-time off; funcgraph -m 2 records 2 levels although the user's
+# max_graph_depth is 5 and set_ftrace_pid names init only).
+# Kernel reasons: a refused kprobe quotes the kernel's reason from the top-level
+# error_log; a refused set_ftrace_filter entry (no error_log entry) quotes nothing, not
+# the user's old entry.
+# lab-timeout: 900
+. /lab/guest-lib.sh
+# rec NAME COMMAND...: a recording that must write NAME.ftz (not `capture`: these are checks,
+# not samples to publish).
+rec() { n=$1; shift; run "$@"; [ -s "$n.ftz" ] || fail "$n.ftz was not written"; }
+
+modfunc=$(grep -m 1 ' \[null_blk\]$' $T/available_filter_functions | cut -d' ' -f1)
+[ -n "$modfunc" ] || fail "no traceable null_blk function"
+echo "$modfunc" > module_function
+
+plant() {
+	sh /lab/tracefs-state.sh --reset
+	cd $T || exit 1
+	echo 1 > set_ftrace_pid
+	echo vfs_write > set_ftrace_filter
+	echo ksys_write >> set_ftrace_filter
+	echo "$modfunc" >> set_ftrace_filter
+	echo 'ksys_sync:traceoff:3' >> set_ftrace_filter
+	echo vfs_read > set_graph_function
+	echo vfs_write >> set_graph_function
+	echo 'vfs_fsync*' > set_ftrace_notrace
+	echo schedule_timeout >> set_ftrace_notrace
+	echo msleep > set_graph_notrace
+	echo 123 > tracing_thresh
+	echo 5 > max_graph_depth
+	echo 0 > options/sleep-time
+	echo 1 > options/funcgraph-proc
+	echo 1000 > buffer_size_kb
+	echo 'p:userprobes/uread vfs_read' >> kprobe_events
+	echo 'p:userbad/x no_such_function_h7' >> kprobe_events 2>/dev/null # an old error_log entry
+	echo function > current_tracer
+	cd "$OUT" || exit 1
+	sh /lab/tracefs-state.sh > planted.txt
+	[ "$(grep -c . $T/set_ftrace_filter)" = 4 ] || fail "planting: set_ftrace_filter has $(grep -c . $T/set_ftrace_filter) lines"
+}
+
+same_as_planted() { # label
+	sh /lab/tracefs-state.sh > "after-$1.txt"
+	if ! diff planted.txt "after-$1.txt" > "diff-$1.txt"; then
+		cat "diff-$1.txt"
+		fail "$1: the user's settings were not restored"
+	fi
+	echo "ok: $1: the user's settings are back, byte for byte"
+}
+
+# kill9 LABEL FTREC-ARGS...: starts a recording, kills it with -9 once it records, resets.
+kill9() {
+	label=$1
+	shift
+	ftrec "$@" > "$label.out" 2> "$label.err" &
+	pid=$!
+	i=0
+	while ! grep -q '^ftrec: recording' "$label.err" && [ $i -lt 600 ]; do
+		kill -0 $pid 2>/dev/null || { cat "$label.err"; fail "$label: ftrec ended before recording"; }
+		sleep 0.1
+		i=$((i + 1))
+	done
+	grep -q '^ftrec: recording' "$label.err" || fail "$label: not recording after 60 s"
+	kill -9 $pid
+	wait $pid 2>/dev/null
+	run ftrec reset
+}
+
+plant
+rec funccount ftrec funccount -o funccount.ftz vfs_read '*sys_getppid' -- \
+	sh -c 'workload getppid 100 && workload read /lab/bin/workload 100' > funccount.wl
+same_as_planted funccount
+kill9 funccount-k9 funccount -o funccount-k9.ftz vfs_read '*sys_getppid'
+same_as_planted funccount-k9
+
+rec funcslower ftrec funcslower -b 2000 -o funcslower.ftz do_nanosleep 10000 -- workload sleep 3 20 > funcslower.wl
+same_as_planted funcslower
+kill9 funcslower-k9 funcslower -b 2000 -o funcslower-k9.ftz do_nanosleep 10000
+same_as_planted funcslower-k9
+
+rec funcgraph ftrec funcgraph -m 2 -o funcgraph.ftz ksys_read -- workload read /lab/bin/workload 12345 > funcgraph.wl
+same_as_planted funcgraph
+kill9 funcgraph-k9 funcgraph -m 2 -o funcgraph-k9.ftz ksys_read
+same_as_planted funcgraph-k9
+
+rec kprobe ftrec kprobe -o kprobe.ftz 'r:kread ksys_read ret=$retval' -- workload read /lab/bin/workload 12345 > kprobe.wl
+same_as_planted kprobe
+kill9 kprobe-k9 kprobe -o kprobe-k9.ftz 'r:kread ksys_read ret=$retval'
+same_as_planted kprobe-k9
+
+# Refusals: exit 1, one line; the kernel's reason only when our write produced it.
+ftrec kprobe -o bad.ftz 'p:nosym no_such_function_h7b' 2> kprobe-refused.err
+echo $? > kprobe-refused.rc
+same_as_planted kprobe-refused
+ftrec funccount -o bad.ftz vfs_read no_such_function_h7c 2> funccount-refused.err
+echo $? > funccount-refused.rc
+same_as_planted funccount-refused
+cp $T/error_log error_log.txt
+
+sh /lab/tracefs-state.sh --reset
