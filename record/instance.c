@@ -551,9 +551,12 @@ int rec_setup(struct rec *r)
 	}
 	if (o->pid > 0 && rec_set_pid(r, o->pid, 0) < 0)
 		return -1;
-	/* At the top level, a pid list the user left would silently drop other tasks' events. */
-	if (o->pid == 0 && r->top_level && (set_shaping(r, r->dir, "set_event_pid", "") < 0 ||
-					    set_shaping(r, r->dir, "set_event_notrace_pid", "") < 0))
+	/*
+	 * At the top level, pid lists the user left would silently drop tasks' events
+	 * (with -p the pid is set already, with -p cmd once the COMMAND runs).
+	 */
+	if (r->top_level && ((o->pid == 0 && set_shaping(r, r->dir, "set_event_pid", "") < 0) ||
+			     set_shaping(r, r->dir, "set_event_notrace_pid", "") < 0))
 		return -1;
 	for (size_t i = 0; i < o->nr_events; i++)
 		if (expand_event(r, &o->events[i]) < 0)

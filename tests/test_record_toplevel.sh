@@ -28,6 +28,7 @@ plant() {
 	echo 'nr_sector > 1' >"$inst/events/block/block_rq_issue/filter"
 	echo 'nr_sector > 1' >"$inst/events/block/block_rq_complete/filter"
 	echo "1 $$" >"$inst/set_event_pid"
+	[ -e "$inst/set_event_notrace_pid" ] && echo 2 >"$inst/set_event_notrace_pid"
 	echo 1000 >"$inst/buffer_size_kb"
 	TRACEFS=$inst snapshot_tracefs_state >"$tmp/before"
 }
