@@ -97,7 +97,7 @@ const char *dec_end_text(const struct dec *d);
 
 /* FILE snapshots, in file order (a later one of the same name and phase replaces
  * an earlier one). dec_file returns the data of NAME in PHASE (0 START, 1 END,
- * -1 either, END preferred), or NULL; a hash lookup. The data is len bytes, may
+ * -1 either of those, END preferred), or NULL; a hash lookup. The data is len bytes, may
  * hold NULs, and has a NUL after them; it stays valid until dec_close. */
 struct dec_file {
 	int phase;

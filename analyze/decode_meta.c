@@ -12,6 +12,7 @@
 
 #include "analyze/decode_int.h"
 #include "analyze/ftrace_names.h"
+#include "analyze/tep_guard.h"
 
 /*
  * FILE sections are found by (name, phase) through a hash table: a file may hold
@@ -174,11 +175,11 @@ int dec_for_each_snapshot(struct dec *d, dec_snapshot_fn fn, void *ctx)
 
 const char *dec_file(const struct dec *d, const char *name, int phase, size_t *len)
 {
-	const struct dec_file *f = NULL;
+	const struct dec_file *f;
 
-	if (phase != FTZ_PHASE_START)
-		f = find_file(d, name, FTZ_PHASE_END);
-	if (!f && phase != FTZ_PHASE_END)
+	if (phase >= 0) /* phases other than START and END only by their number */
+		f = find_file(d, name, phase);
+	else if (!(f = find_file(d, name, FTZ_PHASE_END)))
 		f = find_file(d, name, FTZ_PHASE_START);
 	if (f && len)
 		*len = f->len;
@@ -223,8 +224,11 @@ static bool host_big_endian(void)
 int dmeta_load_tep(struct dec *d, char *err, size_t errlen)
 {
 	const char *text;
-	size_t len;
-	char sys[128];
+	size_t len, nr_formats = 0;
+	struct tg_format *formats;
+	char (*systems)[128], sys[128];
+	char how[32];
+	int rc;
 
 	d->tep = tep_alloc();
 	if (!d->tep) {
@@ -242,23 +246,57 @@ int dmeta_load_tep(struct dec *d, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: no events/header_page in the recording", d->path);
 		return -EINVAL;
 	}
-	/* tep_parse_header_page wants a writable buffer; our copy is ours. */
-	if (tep_parse_header_page(d->tep, (char *)text, len, d->long_size)) {
-		snprintf(err, errlen, "%s: events/header_page cannot be parsed", d->path);
-		return -EINVAL;
+	for (size_t i = 0; i < d->nr_files; i++)
+		nr_formats += format_file_system(d->files[i].name, sys, sizeof(sys));
+	formats = calloc(nr_formats + 1, sizeof(*formats));
+	systems = calloc(nr_formats + 1, sizeof(*systems));
+	nr_formats = 0;
+	if (!formats || !systems) {
+		free(formats);
+		free(systems);
+		snprintf(err, errlen, "%s: out of memory", d->path);
+		return -ENOMEM;
 	}
 	for (size_t i = 0; i < d->nr_files; i++) {
 		const struct dec_file *f = &d->files[i];
 
-		if (!format_file_system(f->name, sys, sizeof(sys)))
+		if (!format_file_system(f->name, systems[nr_formats], sizeof(systems[0])))
 			continue;
-		/* An unparsable format only costs that event's fields: keep going. */
-		if (tep_parse_event(d->tep, f->data, f->len, sys))
-			fprintf(stderr, "ftana: %s: warning: cannot parse %s\n", d->path, f->name);
+		formats[nr_formats] = (struct tg_format){ .file = f->name,
+			.system = systems[nr_formats], .text = f->data, .len = f->len };
+		nr_formats++;
 	}
+	/*
+	 * header_page and the event formats are text from the file, and libtraceevent
+	 * crashes on some (`1/0` in a print fmt): each is parsed in a forked child
+	 * first, and here only if it survived there (analyze/tep_guard.h says why
+	 * isolation rather than checking the text). A format that cannot be parsed,
+	 * or crashes the parser, costs that event only. tep_parse_header_page wants
+	 * a writable buffer; our copy is ours.
+	 */
+	struct tg_header header = { .text = (char *)text, .len = len, .long_size = d->long_size };
+	rc = tg_parse_formats(d->tep, d->path, &header, formats, nr_formats);
+	free(formats);
+	free(systems);
+	if (rc < 0)
+		snprintf(err, errlen, "%s: cannot start a process to parse its formats in: %s",
+			 d->path, strerror(-rc));
+	else if (rc && header.result == 2)
+		snprintf(err, errlen, "%s: events/header_page crashes libtraceevent (%s)",
+			 d->path, tg_death_text(&header.why, how, sizeof(how)));
+	else if (rc)
+		snprintf(err, errlen, "%s: events/header_page cannot be parsed", d->path);
+	if (rc)
+		return rc < 0 ? rc : -EINVAL;
+	/* Checked line by line: libtraceevent's own reader over-reads bad lines. */
 	text = dec_file(d, "printk_formats", -1, NULL);
-	if (text && *text)
-		tep_parse_printk_formats(d->tep, text);
+	if (text && *text) {
+		size_t dropped = tg_register_printk_formats(d->tep, text);
+
+		if (dropped)
+			tg_warn_once("ftana: %s: warning: %zu malformed printk_formats line%s "
+				"ignored\n", d->path, dropped, dropped == 1 ? "" : "s");
+	}
 	text = dec_file(d, "/proc/kallsyms", -1, NULL);
 	if (text && *text)
 		tep_parse_kallsyms(d->tep, text);

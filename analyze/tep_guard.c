@@ -1,0 +1,593 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tep_guard.c - libtraceevent on file-controlled text, isolated in forked
+ * children (why isolation rather than checking the text: see tep_guard.h).
+ *
+ * What is not isolated, and why: tep_parse_kallsyms and tep_parse_saved_cmdlines
+ * read their lines with bounded sscanf conversions (a bad line ends the list, it
+ * cannot crash); printk_formats are checked line by line here instead, because
+ * tep_parse_printk_formats and tep_register_print_string read past short or
+ * colon-less lines (a read outside the buffer may not kill a child, so the child
+ * would not tell us).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "analyze/tep_guard.h"
+
+/* Child exit codes: fn's own are 0..127. */
+#define TG_EXIT_HUNG 150
+#define TG_EXIT_SIGNAL 160 /* + signal number */
+
+#define REMOVED_PRINT_FMT "ftana: print fmt removed, it crashes libtraceevent"
+
+struct tg_progress *tg_progress_alloc(void)
+{
+	void *p = mmap(NULL, sizeof(struct tg_progress), PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+void tg_progress_free(struct tg_progress *p)
+{
+	if (p)
+		munmap(p, sizeof(*p));
+}
+
+/* ---------------------------------------------------------------- warnings */
+
+/*
+ * Warnings already given, by this process or any process forked from it. One
+ * command may parse the same file twice, in two processes: `report tpoint`
+ * imports it in a forked child (import_child.c), then decodes it again itself
+ * to print. The log is a shared mapping made when ftana starts (a constructor:
+ * it must exist before that fork, which is not ours), holding a hash per warning.
+ */
+#define WARNED_MAX 4096
+struct warned_log {
+	uint32_t n;
+	uint64_t hash[WARNED_MAX];
+};
+static struct warned_log *warned_log;
+
+__attribute__((constructor)) static void warned_log_map(void)
+{
+	void *p = mmap(NULL, sizeof(*warned_log), PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	warned_log = p == MAP_FAILED ? NULL : p; /* without it, warnings may repeat */
+}
+
+void tg_warn_once(const char *fmt, ...)
+{
+	struct warned_log *log = warned_log;
+	uint64_t h = 0xcbf29ce484222325ull;
+	char *msg = NULL;
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	va_end(ap);
+	if (!msg)
+		return;
+	for (const unsigned char *c = (const unsigned char *)msg; *c; c++)
+		h = (h ^ *c) * 0x100000001b3ull;
+	for (uint32_t i = 0; log && i < log->n && i < WARNED_MAX; i++)
+		if (log->hash[i] == h) {
+			free(msg);
+			return;
+		}
+	fputs(msg, stderr);
+	free(msg);
+	if (log && log->n < WARNED_MAX)
+		log->hash[log->n++] = h;
+}
+
+/* ---------------------------------------------------------------- the child */
+
+static struct tg_progress *child_progress;
+static uint64_t watched_entries;
+static int stalled_ticks;
+
+static void on_crash(int sig)
+{
+	_exit(TG_EXIT_SIGNAL + sig);
+}
+
+/* Once a second: a child still inside the same libtraceevent call as one tick
+ * ago, TG_STALL_SECONDS ticks running, is hung (a `%*d` width of 2^31 spins). */
+static void on_tick(int sig)
+{
+	struct tg_progress *p = child_progress;
+
+	if (p->current != TG_NONE && p->entries == watched_entries) {
+		if (++stalled_ticks >= TG_STALL_SECONDS)
+			_exit(TG_EXIT_HUNG);
+		return;
+	}
+	stalled_ticks = 0;
+	watched_entries = p->entries;
+}
+
+static void child_setup(struct tg_progress *p, bool quiet)
+{
+	static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT,
+					     SIGSYS, SIGTRAP };
+	/* a crash by stack overflow needs a stack of its own to be reported */
+	static char alt_stack[64 * 1024];
+	stack_t ss = { .ss_sp = alt_stack, .ss_size = sizeof(alt_stack) };
+	struct sigaction sa = { .sa_handler = on_crash, .sa_flags = SA_ONSTACK };
+	struct itimerval tick = { { 1, 0 }, { 1, 0 } };
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	child_progress = p;
+	watched_entries = p->entries;
+	stalled_ticks = 0;
+	sigaltstack(&ss, NULL);
+	sigemptyset(&sa.sa_mask);
+	/* Replaces the sanitizers' handlers too: their report of a crash inside
+	 * libtraceevent is not news, the parent's one-line warning is. */
+	for (size_t i = 0; i < sizeof(crash_signals) / sizeof(crash_signals[0]); i++)
+		sigaction(crash_signals[i], &sa, NULL);
+	sa.sa_handler = on_tick;
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGALRM, &sa, NULL);
+	setitimer(ITIMER_REAL, &tick, NULL);
+	if (quiet) {
+		int null = open("/dev/null", O_WRONLY);
+
+		if (null >= 0) {
+			dup2(null, STDERR_FILENO);
+			close(null);
+		}
+	}
+}
+
+int tg_run_child(int (*fn)(void *ctx, struct tg_progress *p), void *ctx,
+		 struct tg_progress *p, bool quiet, struct tg_death *why)
+{
+	int status;
+	pid_t pid;
+
+	memset(why, 0, sizeof(*why));
+	p->current = TG_NONE;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		int rc;
+
+		child_setup(p, quiet);
+		rc = fn(ctx, p);
+		/* not exit(): the parent's atexit handlers and stdio are the parent's */
+		_exit(rc < 0 || rc > 127 ? 127 : rc);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	if (WIFSIGNALED(status)) {
+		why->signal = WTERMSIG(status);
+		return 1;
+	}
+	int code = WEXITSTATUS(status);
+	if (code == 0)
+		return 0;
+	if (code == TG_EXIT_HUNG)
+		why->hung = true;
+	else if (code > TG_EXIT_SIGNAL && code <= TG_EXIT_SIGNAL + 64)
+		why->signal = code - TG_EXIT_SIGNAL;
+	else
+		why->exit_code = code;
+	return 1;
+}
+
+const char *tg_death_text(const struct tg_death *why, char *buf, size_t len)
+{
+	const char *abbrev = why->signal ? sigabbrev_np(why->signal) : NULL;
+
+	if (why->hung)
+		snprintf(buf, len, "a hang");
+	else if (abbrev)
+		snprintf(buf, len, "SIG%s", abbrev);
+	else if (why->signal)
+		snprintf(buf, len, "signal %d", why->signal);
+	else
+		snprintf(buf, len, "exit %d", why->exit_code);
+	return buf;
+}
+
+/* ---------------------------------------------------------------- guarded steps */
+
+struct steps {
+	size_t start, n;
+	int (*step)(void *ctx, size_t i);
+	void *ctx;
+};
+
+static int steps_child(void *ctx, struct tg_progress *p)
+{
+	const struct steps *s = ctx;
+
+	for (size_t i = s->start; i < s->n; i++) {
+		tg_enter(p, i, NULL);
+		s->step(s->ctx, i);
+		tg_leave(p);
+		p->done = i + 1;
+	}
+	return 0;
+}
+
+int tg_guarded_steps(size_t n, int (*step)(void *ctx, size_t i), void *ctx,
+		     int *result, struct tg_death *deaths)
+{
+	struct tg_progress *p = tg_progress_alloc();
+	struct steps s = { .start = 0, .n = n, .step = step, .ctx = ctx };
+
+	if (!p)
+		return -ENOMEM;
+	while (s.start < n) {
+		struct tg_death why;
+		int rc;
+
+		p->done = s.start;
+		rc = tg_run_child(steps_child, &s, p, true, &why);
+		if (rc < 0) {
+			tg_progress_free(p);
+			return rc;
+		}
+		/* The child ran [start, end) on the state we have now: so can we. */
+		size_t end = rc == 0 || p->done >= n ? n : p->done;
+		if (end < s.start)
+			end = s.start;
+		for (size_t i = s.start; i < end; i++)
+			result[i] = step(ctx, i);
+		if (end == n)
+			break;
+		result[end] = TG_STEP_CRASHED;
+		deaths[end] = why;
+		s.start = end + 1;
+	}
+	tg_progress_free(p);
+	return 0;
+}
+
+/* ---------------------------------------------------------------- event formats */
+
+#define HEADER_STEP SIZE_MAX
+
+struct format_pass {
+	struct tep_handle *tep;
+	struct tg_header *header;
+	const struct tg_format *f;
+	const size_t *which;     /* indexes into f, or HEADER_STEP */
+	char **texts;            /* replacement texts, or NULL: f's own */
+};
+
+static int parse_step(void *ctx, size_t i)
+{
+	const struct format_pass *fp = ctx;
+
+	if (fp->which[i] == HEADER_STEP)
+		return tep_parse_header_page(fp->tep, fp->header->text, fp->header->len,
+					     fp->header->long_size) ? -1 : 0;
+
+	const struct tg_format *f = &fp->f[fp->which[i]];
+	const char *text = fp->texts ? fp->texts[i] : f->text;
+	size_t len = fp->texts ? strlen(text) : f->len;
+
+	return tep_parse_event(fp->tep, text, len, f->system) ? -1 : 0;
+}
+
+/* FORMAT with everything from its "print fmt:" line replaced by a harmless one;
+ * NULL when it has none (nothing to remove) or memory is short. */
+static char *without_print_fmt(const char *text, size_t len)
+{
+	static const char tail[] = "print fmt: \"" REMOVED_PRINT_FMT "\"\n";
+	const char *at = NULL;
+	char *out;
+
+	for (size_t i = 0; i + 10 <= len; i++)
+		if ((i == 0 || text[i - 1] == '\n') && !memcmp(text + i, "print fmt:", 10)) {
+			at = text + i;
+			break;
+		}
+	if (!at || !(out = malloc(at - text + sizeof(tail))))
+		return NULL;
+	memcpy(out, text, at - text);
+	memcpy(out + (at - text), tail, sizeof(tail));
+	return out;
+}
+
+/* "SYS:NAME" from "events/SYS/NAME/format", control characters made visible. */
+static const char *event_label(const char *file, char *buf, size_t len)
+{
+	const char *s = strncmp(file, "events/", 7) ? file : file + 7;
+	const char *e = strrchr(s, '/');
+	size_t n = e && e > s ? (size_t)(e - s) : strlen(s);
+	size_t o = 0;
+
+	for (size_t i = 0; i < n && o + 1 < len; i++)
+		buf[o++] = s[i] == '/' ? ':' : isprint((unsigned char)s[i]) ? s[i] : '?';
+	buf[o] = '\0';
+	return buf;
+}
+
+static int run_pass(struct format_pass *fp, size_t n, int **result, struct tg_death **deaths)
+{
+	*result = calloc(n ? n : 1, sizeof(**result));
+	*deaths = calloc(n ? n : 1, sizeof(**deaths));
+	if (!*result || !*deaths)
+		return -ENOMEM;
+	return tg_guarded_steps(n, parse_step, fp, *result, *deaths);
+}
+
+int tg_parse_formats(struct tep_handle *tep, const char *path, struct tg_header *header,
+		     const struct tg_format *f, size_t n)
+{
+	struct format_pass first = { .tep = tep, .header = header, .f = f },
+			   second = { .tep = tep, .f = f };
+	/* header_page first, in the same child as the formats: one fork, not two */
+	size_t *all = calloc(n + 1, sizeof(*all)), *crashed = NULL, nr_crashed = 0;
+	int *res1 = NULL, *res2 = NULL, rc;
+	struct tg_death *dead1 = NULL, *dead2 = NULL;
+	char label[256], why[32];
+
+	if (!all)
+		return -ENOMEM;
+	all[0] = HEADER_STEP;
+	for (size_t i = 0; i < n; i++)
+		all[i + 1] = i;
+	first.which = all;
+	rc = run_pass(&first, n + 1, &res1, &dead1);
+	if (rc < 0)
+		goto out;
+	header->result = res1[0] == TG_STEP_CRASHED ? 2 : res1[0] ? 1 : 0;
+	header->why = dead1[0];
+	if (header->result) {
+		rc = 1;
+		goto out;
+	}
+	/* from here, formats' results and deaths */
+	memmove(res1, res1 + 1, n * sizeof(*res1));
+	memmove(dead1, dead1 + 1, n * sizeof(*dead1));
+	crashed = calloc(n ? n : 1, sizeof(*crashed));
+	second.texts = calloc(n ? n : 1, sizeof(*second.texts));
+	if (!crashed || !second.texts) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (res1[i] == -1) /* refused, not crashed: that event's fields are lost */
+			tg_warn_once("ftana: %s: warning: cannot parse %s\n", path, f[i].file);
+		if (res1[i] != TG_STEP_CRASHED)
+			continue;
+		second.texts[nr_crashed] = without_print_fmt(f[i].text, f[i].len);
+		if (second.texts[nr_crashed]) {
+			crashed[nr_crashed++] = i;
+			continue;
+		}
+		tg_warn_once("ftana: %s: warning: event %s: format crashes libtraceevent (%s); "
+			"skipped\n", path, event_label(f[i].file, label, sizeof(label)),
+			tg_death_text(&dead1[i], why, sizeof(why)));
+	}
+	/* Second chance without the print fmt: the event keeps its table and fields. */
+	second.which = crashed;
+	rc = run_pass(&second, nr_crashed, &res2, &dead2);
+	if (rc < 0)
+		goto out;
+	for (size_t k = 0; k < nr_crashed; k++) {
+		size_t i = crashed[k];
+
+		event_label(f[i].file, label, sizeof(label));
+		tg_death_text(&dead1[i], why, sizeof(why));
+		if (res2[k] == 0)
+			tg_warn_once("ftana: %s: warning: event %s: its print fmt crashes "
+				"libtraceevent (%s); its fields are kept and printed without it\n",
+				path, label, why);
+		else
+			tg_warn_once("ftana: %s: warning: event %s: format crashes libtraceevent "
+				"(%s); skipped\n", path, label, why);
+	}
+out:
+	for (size_t k = 0; second.texts && k < nr_crashed; k++)
+		free(second.texts[k]);
+	free(second.texts);
+	free(crashed);
+	free(all);
+	free(res1);
+	free(res2);
+	free(dead1);
+	free(dead2);
+	return rc;
+}
+
+bool tg_print_fmt_removed(const struct tep_event *event)
+{
+	return event && event->print_fmt.format &&
+	       !strcmp(event->print_fmt.format, REMOVED_PRINT_FMT);
+}
+
+/* ---------------------------------------------------------------- printk_formats */
+
+/* One "0xADDR : \"TEXT\"" line (the kernel's trace_printk.c t_show); false when
+ * it is not that. *text and *len: TEXT without its quotes. */
+static bool printk_line(const char *line, size_t n, unsigned long long *addr,
+			const char **text, size_t *len)
+{
+	size_t i = 0, digits = 0;
+	unsigned long long a = 0;
+
+	if (n >= 2 && line[0] == '0' && (line[1] == 'x' || line[1] == 'X'))
+		i = 2;
+	for (; i < n && isxdigit((unsigned char)line[i]); i++, digits++) {
+		int c = tolower((unsigned char)line[i]);
+
+		a = a << 4 | (unsigned)(c <= '9' ? c - '0' : c - 'a' + 10);
+	}
+	if (!digits || digits > 16)
+		return false;
+	while (i < n && (line[i] == ' ' || line[i] == '\t'))
+		i++;
+	if (i >= n || line[i++] != ':')
+		return false;
+	while (i < n && (line[i] == ' ' || line[i] == '\t'))
+		i++;
+	if (i >= n || line[i] != '"' || n - i < 2 || line[n - 1] != '"')
+		return false;
+	*addr = a;
+	*text = line + i + 1;
+	*len = n - i - 2;
+	return true;
+}
+
+size_t tg_register_printk_formats(struct tep_handle *tep, const char *text)
+{
+	size_t dropped = 0;
+	char *buf = NULL;
+	size_t cap = 0;
+
+	for (const char *line = text; *line;) {
+		const char *nl = strchr(line, '\n');
+		size_t n = nl ? (size_t)(nl - line) : strlen(line);
+		unsigned long long addr;
+		const char *s;
+		size_t len;
+
+		if (n && !printk_line(line, n, &addr, &s, &len)) {
+			dropped++;
+		} else if (n) {
+			/*
+			 * tep_register_print_string drops one leading quote, one trailing
+			 * quote and then a trailing "\n", looking 2 bytes back without a
+			 * length check. Handing it "TEXT\n" (minus TEXT's own "\n", which
+			 * it would drop anyway) keeps every look inside the string.
+			 */
+			if (len >= 2 && !memcmp(s + len - 2, "\\n", 2))
+				len -= 2;
+			if (len + 5 > cap) {
+				char *nb = realloc(buf, cap = len + 64);
+
+				if (!nb)
+					break;
+				buf = nb;
+			}
+			buf[0] = '"';
+			memcpy(buf + 1, s, len);
+			memcpy(buf + 1 + len, "\\n\"", 4);
+			tep_register_print_string(tep, buf, addr);
+		}
+		line += n + (nl != NULL);
+	}
+	free(buf);
+	return dropped;
+}
+
+/* ---------------------------------------------------------------- fields, by our own code */
+
+bool tg_read_field(struct tep_handle *tep, const struct tep_format_field *f, const void *data,
+		   int size, unsigned long long *val)
+{
+	if (f->offset < 0 || size < 0 || (int64_t)f->offset + f->size > size)
+		return false;
+	if (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8)
+		return false;
+	*val = tep_read_number(tep, (const char *)data + f->offset, f->size);
+	return true;
+}
+
+/* Where an array field's bytes are: fixed, or __data_loc / __rel_loc (u32: length
+ * << 16 | offset). False when they are not all inside the record. */
+static bool array_bytes(struct tep_handle *tep, const struct tep_format_field *f,
+			const void *data, int size, int64_t *off, int64_t *len)
+{
+	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+		struct tep_format_field loc = *f;
+		unsigned long long v;
+
+		loc.size = 4;
+		if (!tg_read_field(tep, &loc, data, size, &v))
+			return false;
+		*off = v & 0xffff;
+		*len = v >> 16;
+		if (f->flags & TEP_FIELD_IS_RELATIVE)
+			*off += (int64_t)f->offset + f->size;
+	} else {
+		*off = f->offset;
+		*len = f->size;
+	}
+	return *off >= 0 && *len >= 0 && *off + *len <= size;
+}
+
+static void print_text(struct trace_seq *s, const unsigned char *p, int64_t len)
+{
+	for (int64_t i = 0; i < len && p[i]; i++) {
+		if (isprint(p[i]) && p[i] != '\\')
+			trace_seq_putc(s, p[i]);
+		else
+			trace_seq_printf(s, "\\x%02x", p[i]);
+	}
+}
+
+static bool is_text(const unsigned char *p, int64_t len)
+{
+	int64_t i = 0;
+
+	while (i < len && p[i] && (isprint(p[i]) || isspace(p[i])))
+		i++;
+	return i == len || p[i] == '\0';
+}
+
+static void print_field(struct trace_seq *s, struct tep_handle *tep,
+			const struct tep_format_field *f, const unsigned char *data, int size)
+{
+	unsigned long long v;
+	int64_t off, len;
+
+	if (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)) {
+		if (!array_bytes(tep, f, data, size, &off, &len)) {
+			trace_seq_puts(s, "<outside the record>");
+		} else if ((f->flags & TEP_FIELD_IS_STRING) && is_text(data + off, len)) {
+			print_text(s, data + off, len);
+		} else {
+			trace_seq_puts(s, "ARRAY[");
+			for (int64_t i = 0; i < len; i++)
+				trace_seq_printf(s, "%s%02x", i ? ", " : "", data[off + i]);
+			trace_seq_putc(s, ']');
+		}
+	} else if (!tg_read_field(tep, f, data, size, &v)) {
+		trace_seq_puts(s, "<outside the record>");
+	} else if (f->flags & (TEP_FIELD_IS_POINTER | TEP_FIELD_IS_LONG)) {
+		trace_seq_printf(s, "0x%llx", v);
+	} else if (f->flags & TEP_FIELD_IS_SIGNED) {
+		int shift = 64 - 8 * f->size;
+
+		trace_seq_printf(s, "%lld", (long long)(v << shift) >> shift);
+	} else {
+		trace_seq_printf(s, "%llu", v);
+	}
+}
+
+void tg_print_fields(struct trace_seq *s, struct tep_event *event, const void *data,
+		     int size)
+{
+	for (struct tep_format_field *f = event->format.fields; f; f = f->next) {
+		trace_seq_putc(s, ' ');
+		print_text(s, (const unsigned char *)f->name, strlen(f->name));
+		trace_seq_putc(s, '=');
+		print_field(s, event->tep, f, data, size);
+	}
+}

@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tep_guard.h - run libtraceevent on text from a file without letting that text
+ * crash or hang ftana.
+ *
+ * libtraceevent trusts the print formats it is given: `1/0` or `sizeof(` in a
+ * `print fmt` kills tep_parse_event, `REC->x / 0`, a huge __print_hex length or a
+ * `%*d` width of 2^31 kill or hang tep_print_event. Checking the text first would
+ * mean writing a second parser that knows every way the first one fails, and it
+ * would be out of date with the next libtraceevent. So the approach here is
+ * isolation: libtraceevent runs first in a forked child on the same state, which
+ * reports in shared memory how far it got; what the child survived the parent
+ * then runs for real (parsing is deterministic on the same state), and what
+ * killed the child costs one event type, never the import or the report.
+ * A child is forked once, plus once per unit that killed one, never per event.
+ *
+ *	tg_enter(p, unit, event);  tep_print_event(...);  tg_leave(p);
+ */
+#ifndef TEP_GUARD_H
+#define TEP_GUARD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <traceevent/event-parse.h>
+#include <traceevent/trace-seq.h>
+
+#define TG_NONE UINT64_MAX
+
+/* Written by the child, read by the parent after the child ended. Lives in a
+ * MAP_SHARED mapping (tg_progress_alloc). */
+struct tg_progress {
+	volatile uint64_t current;   /* unit inside libtraceevent now, TG_NONE outside */
+	volatile uintptr_t event;    /* tep_event being printed (caller's tag), or 0 */
+	volatile uint64_t entries;   /* tg_enter calls: the hang watchdog sees progress */
+	volatile uint64_t done;      /* units the child finished */
+	volatile uint64_t mark;      /* caller-defined (tpoint: events whose text is out) */
+};
+
+/* How a child ended when it did not finish. */
+struct tg_death {
+	int signal;     /* the signal that killed it, 0 if none */
+	bool hung;      /* stayed inside one libtraceevent call for TG_STALL_SECONDS */
+	int exit_code;  /* when it exited instead: the code */
+};
+
+#define TG_STALL_SECONDS 3
+
+struct tg_progress *tg_progress_alloc(void);
+void tg_progress_free(struct tg_progress *p);
+
+static inline void tg_enter(struct tg_progress *p, uint64_t unit, const struct tep_event *event)
+{
+	p->event = (uintptr_t)event;
+	p->entries++;
+	p->current = unit;
+}
+
+static inline void tg_leave(struct tg_progress *p)
+{
+	p->current = TG_NONE;
+}
+
+/*
+ * Fork; in the child, with crash signals turned into exit codes and a watchdog
+ * on calls between tg_enter and tg_leave, run fn(ctx, p) and _exit with its
+ * return value (0..127). stdio is flushed before the fork so nothing is written
+ * twice. quiet: the child's stderr goes to /dev/null (its warnings would repeat
+ * the parent's). Returns 0 when the child returned 0, 1 when it did not (*why
+ * says how it ended), -errno when no child could be started.
+ */
+int tg_run_child(int (*fn)(void *ctx, struct tg_progress *p), void *ctx,
+		 struct tg_progress *p, bool quiet, struct tg_death *why);
+
+/* fprintf(stderr, ...) unless this process printed the same text before. */
+void tg_warn_once(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* "SIGSEGV", "a hang", "exit 1" */
+const char *tg_death_text(const struct tg_death *why, char *buf, size_t len);
+
+/*
+ * Run step(ctx, i) for i = 0..n-1, in order, each only after a child has run it
+ * on the same state and survived. result[i] is step's return value, or
+ * TG_STEP_CRASHED with deaths[i] filled when it killed the child (the parent
+ * never runs it). -errno when no child could be started.
+ */
+#define TG_STEP_CRASHED INT32_MIN
+int tg_guarded_steps(size_t n, int (*step)(void *ctx, size_t i), void *ctx,
+		     int *result, struct tg_death *deaths);
+
+/* Event formats, parsed under tg_guarded_steps. */
+struct tg_format {
+	const char *file;   /* "events/SYS/NAME/format", for messages */
+	const char *system;
+	const char *text;
+	size_t len;
+};
+
+/* header_page, parsed first (tep_parse_header_page writes into text). */
+struct tg_header {
+	char *text;
+	size_t len;
+	int long_size;
+	int result;           /* out: 0 parsed, 1 refused, 2 crashed (why says how) */
+	struct tg_death why;
+};
+
+/*
+ * Parse header_page, then (when it parsed) every format into tep; a format that
+ * kills libtraceevent is tried again with its print fmt replaced (the event keeps
+ * its fields, tg_print_fmt_removed says so), and skipped if it still does. One
+ * warning per such event on stderr, naming PATH. 0 done; 1 header_page failed
+ * (header->result); -errno when no child could be started.
+ */
+int tg_parse_formats(struct tep_handle *tep, const char *path, struct tg_header *header,
+		     const struct tg_format *f, size_t n);
+bool tg_print_fmt_removed(const struct tep_event *event);
+
+/*
+ * printk_formats ("0xADDR : \"text\"" lines) into tep, line by line: lines that
+ * are not of that form are dropped (counted in the return value), and each string
+ * is handed over in a form tep_register_print_string cannot read outside of.
+ */
+size_t tg_register_printk_formats(struct tep_handle *tep, const char *text);
+
+/*
+ * " name=value" for each field of the event, by our own code only: every read is
+ * checked against the record's size, strings have control characters escaped.
+ * For events whose print format libtraceevent cannot be trusted with.
+ */
+void tg_print_fields(struct trace_seq *s, struct tep_event *event, const void *data,
+		     int size);
+
+/* Read an integer field of 1, 2, 4 or 8 bytes inside the record. */
+bool tg_read_field(struct tep_handle *tep, const struct tep_format_field *f, const void *data,
+		   int size, unsigned long long *val);
+
+#endif /* TEP_GUARD_H */
