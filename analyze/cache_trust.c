@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,21 +73,31 @@ static int random_key(void)
 static int create_key(const char *path)
 {
 	char tmp[PATH_MAX];
+	sigset_t stop, saved;
 	int fd, rc;
 
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()) >= (int)sizeof(tmp))
 		return -ENAMETOOLONG;
 	if (random_key() < 0)
 		return -EIO;
+	/* Ctrl-C waits until the temporary name is gone again (a few system calls). */
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP);
+	sigprocmask(SIG_BLOCK, &stop, &saved);
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return -errno;
-	rc = write(fd, key, sizeof(key)) == (ssize_t)sizeof(key) && !fsync(fd) ? 0 : -EIO;
-	if (close(fd) < 0 && !rc)
-		rc = -EIO;
-	if (!rc && link(tmp, path) < 0 && errno != EEXIST)
+	if (fd < 0) {
 		rc = -errno;
-	unlink(tmp);
+	} else {
+		rc = write(fd, key, sizeof(key)) == (ssize_t)sizeof(key) && !fsync(fd) ? 0 : -EIO;
+		if (close(fd) < 0 && !rc)
+			rc = -EIO;
+		if (!rc && link(tmp, path) < 0 && errno != EEXIST)
+			rc = -errno;
+		unlink(tmp);
+	}
+	sigprocmask(SIG_SETMASK, &saved, NULL);
 	return rc;
 }
 
