@@ -163,13 +163,13 @@ void ftana_db_guard(sqlite3 *db, enum sql_guard mode)
 	sqlite3_set_authorizer(db, authorize, &guards[mode]);
 }
 
-/* The statement's first keyword, upper case ("VACUUM"), past blanks and comments. */
+/* The statement's first keyword, upper case ("VACUUM"), past blanks, empty statements and comments. */
 static void leading_keyword(const char *sql, char *out, size_t len)
 {
 	size_t n = 0;
 
 	for (;;) {
-		while (isspace((unsigned char)*sql))
+		while (isspace((unsigned char)*sql) || *sql == ';')
 			sql++;
 		if (sql[0] == '-' && sql[1] == '-') {
 			sql += strcspn(sql, "\n");
