@@ -206,14 +206,15 @@ static int import_events(struct importer *im, struct import_result *res, bool sh
 static int open_db(struct importer *im, const char *path)
 {
 	if (sqlite3_open_v2(path, &im->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
-			    SQLITE_OPEN_NOMUTEX, NULL)) {
+			    SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW, NULL)) {
 		snprintf(im->err, im->errlen, "%s: %s", path, sqlite3_errmsg(im->db));
 		return -EIO;
 	}
-	ftana_db_harden(im->db); /* defensive, trusted_schema off (h2, sqlguard.h) */
+	ftana_db_harden(im->db); /* defensive, trusted_schema off: sqlguard.h */
 	/* A half-built database is thrown away (the caller renames only a finished
-	 * one), so durability during the import buys nothing. */
-	return im_exec(im, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
+	 * one), so durability during the import buys nothing.  Defensive mode
+	 * refuses journal_mode=OFF (silently); an in-memory journal costs as little. */
+	return im_exec(im, "PRAGMA journal_mode=MEMORY; PRAGMA synchronous=OFF;"
 		       " PRAGMA cache_size=-16384; PRAGMA locking_mode=EXCLUSIVE;"
 		       " PRAGMA temp_store=MEMORY;");
 }
