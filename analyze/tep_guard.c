@@ -195,6 +195,35 @@ int tg_run_child(int (*fn)(void *ctx, struct tg_progress *p), void *ctx,
 	return 1;
 }
 
+struct survives {
+	int (*fn)(void *ctx);
+	void *ctx;
+};
+
+static int survives_child(void *ctx, struct tg_progress *p)
+{
+	const struct survives *s = ctx;
+	int rc;
+
+	tg_enter(p, 0, NULL);
+	rc = s->fn(s->ctx);
+	tg_leave(p);
+	return rc ? 1 : 0;
+}
+
+int tg_survives(int (*fn)(void *ctx), void *ctx, struct tg_death *why)
+{
+	struct tg_progress *p = tg_progress_alloc();
+	struct survives s = { fn, ctx };
+	int rc;
+
+	if (!p)
+		return -ENOMEM;
+	rc = tg_run_child(survives_child, &s, p, true, why);
+	tg_progress_free(p);
+	return rc;
+}
+
 const char *tg_death_text(const struct tg_death *why, char *buf, size_t len)
 {
 	const char *abbrev = why->signal ? sigabbrev_np(why->signal) : NULL;

@@ -72,6 +72,15 @@ static inline void tg_leave(struct tg_progress *p)
 int tg_run_child(int (*fn)(void *ctx, struct tg_progress *p), void *ctx,
 		 struct tg_progress *p, bool quiet, struct tg_death *why);
 
+/*
+ * Does fn(ctx) return 0 in a forked child, without crashing or staying in it for
+ * TG_STALL_SECONDS? For a library call on file text that cannot be split into
+ * units (libtracecmd's tracecmd_open parses a trace.dat's formats inside): try it
+ * here first, then call it for real only if it survived. 0 survived, 1 not (*why
+ * says how), -errno when no child could be started.
+ */
+int tg_survives(int (*fn)(void *ctx), void *ctx, struct tg_death *why);
+
 /* fprintf(stderr, ...) unless this process printed the same text before. */
 void tg_warn_once(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

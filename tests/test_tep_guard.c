@@ -76,6 +76,22 @@ static void test_guarded_steps(void **state)
 	assert_memory_equal(order, expect, sizeof(expect));
 }
 
+static int survive_ok(void *ctx) { return 0; }
+static int survive_refuses(void *ctx) { return -1; }
+static int survive_crashes(void *ctx) { return raise(SIGBUS); }
+
+static void test_survives(void **state)
+{
+	struct tg_death why;
+	char how[32];
+
+	assert_int_equal(tg_survives(survive_ok, NULL, &why), 0);
+	assert_int_equal(tg_survives(survive_refuses, NULL, &why), 1);
+	assert_string_equal(tg_death_text(&why, how, sizeof(how)), "exit 1");
+	assert_int_equal(tg_survives(survive_crashes, NULL, &why), 1);
+	assert_string_equal(tg_death_text(&why, how, sizeof(how)), "SIGBUS");
+}
+
 /* ---------------------------------------------------------------- printk_formats */
 
 static const char header_page[] =
@@ -393,6 +409,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_guarded_steps),
+		cmocka_unit_test(test_survives),
 		cmocka_unit_test(test_printk_formats),
 		cmocka_unit_test(test_db),
 		cmocka_unit_test(test_tpoint),
