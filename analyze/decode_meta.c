@@ -278,7 +278,9 @@ int dmeta_load_tep(struct dec *d, char *err, size_t errlen)
 	rc = tg_parse_formats(d->tep, d->path, &header, formats, nr_formats);
 	free(formats);
 	free(systems);
-	if (rc < 0)
+	if (rc == -EINTR)
+		snprintf(err, errlen, "%s: interrupted while parsing its formats", d->path);
+	else if (rc < 0)
 		snprintf(err, errlen, "%s: cannot start a process to parse its formats in: %s",
 			 d->path, strerror(-rc));
 	else if (rc && header.result == 2)

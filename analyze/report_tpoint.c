@@ -355,6 +355,10 @@ static int print_events(struct dec *d, const char *want, FILE *out)
 
 		p->done = p->mark = tp.pos;
 		r = tg_run_child(print_child, &tp, p, false, &why);
+		if (r == -EINTR) {
+			fprintf(stderr, "ftana report tpoint: interrupted\n");
+			goto out;
+		}
 		if (r < 0) {
 			fprintf(stderr, "ftana report tpoint: %s: cannot start a process to print "
 				"in: %s\n", report_file(), strerror(-r));

@@ -122,6 +122,9 @@ static void on_tick(int sig)
 	watched_entries = p->entries;
 }
 
+/* Signals a child gets from outside (the terminal, kill), not from its own fault. */
+static const int outside_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+
 static void child_setup(struct tg_progress *p, bool quiet)
 {
 	static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT,
@@ -142,6 +145,12 @@ static void child_setup(struct tg_progress *p, bool quiet)
 	 * libtraceevent is not news, the parent's one-line warning is. */
 	for (size_t i = 0; i < sizeof(crash_signals) / sizeof(crash_signals[0]); i++)
 		sigaction(crash_signals[i], &sa, NULL);
+	/* Ctrl-C and kill end the child as they would ftana; never the parent's
+	 * handlers (cleanup of files the parent owns) run in it. */
+	sa.sa_handler = SIG_DFL;
+	sa.sa_flags = 0;
+	for (size_t i = 0; i < sizeof(outside_signals) / sizeof(outside_signals[0]); i++)
+		sigaction(outside_signals[i], &sa, NULL);
 	sa.sa_handler = on_tick;
 	sa.sa_flags = SA_RESTART;
 	sigaction(SIGALRM, &sa, NULL);
@@ -181,6 +190,9 @@ int tg_run_child(int (*fn)(void *ctx, struct tg_progress *p), void *ctx,
 			return -errno;
 	if (WIFSIGNALED(status)) {
 		why->signal = WTERMSIG(status);
+		for (size_t i = 0; i < sizeof(outside_signals) / sizeof(outside_signals[0]); i++)
+			if (why->signal == outside_signals[i])
+				return -EINTR; /* interrupted, not crashed: blame no event */
 		return 1;
 	}
 	int code = WEXITSTATUS(status);

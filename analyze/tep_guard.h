@@ -67,7 +67,8 @@ static inline void tg_leave(struct tg_progress *p)
  * return value (0..127). stdio is flushed before the fork so nothing is written
  * twice. quiet: the child's stderr goes to /dev/null (its warnings would repeat
  * the parent's). Returns 0 when the child returned 0, 1 when it did not (*why
- * says how it ended), -errno when no child could be started.
+ * says how it ended), -EINTR when SIGINT, SIGTERM, SIGHUP or SIGQUIT ended it,
+ * other -errno when no child could be started.
  */
 int tg_run_child(int (*fn)(void *ctx, struct tg_progress *p), void *ctx,
 		 struct tg_progress *p, bool quiet, struct tg_death *why);

@@ -79,6 +79,7 @@ static void test_guarded_steps(void **state)
 static int survive_ok(void *ctx) { return 0; }
 static int survive_refuses(void *ctx) { return -1; }
 static int survive_crashes(void *ctx) { return raise(SIGBUS); }
+static int survive_killed(void *ctx) { return raise(SIGTERM); }
 
 static void test_survives(void **state)
 {
@@ -90,6 +91,8 @@ static void test_survives(void **state)
 	assert_string_equal(tg_death_text(&why, how, sizeof(how)), "exit 1");
 	assert_int_equal(tg_survives(survive_crashes, NULL, &why), 1);
 	assert_string_equal(tg_death_text(&why, how, sizeof(how)), "SIGBUS");
+	/* killed from outside (Ctrl-C, kill): interrupted, no one's fault */
+	assert_int_equal(tg_survives(survive_killed, NULL, &why), -EINTR);
 }
 
 /* ---------------------------------------------------------------- printk_formats */
