@@ -104,11 +104,21 @@ static int scan(struct dec *d, struct ftz_reader *r, char *err, size_t errlen)
 	struct ftz_section sec;
 	int rc;
 
+	uint64_t raw_total = 0;
+
 	while ((rc = ftz_reader_next(r, &sec, false)) == FTZ_READ_OK) {
 		struct ftz_pages p;
 		struct ftz_file f;
 		struct ftz_snapshot snap;
 		const char *why;
+
+		raw_total += sec.raw_len;
+		if (raw_total > ((uint64_t)DEC_EXPANSION_SLACK_MIB << 20) +
+				DEC_MAX_EXPANSION * ftz_reader_file_size(r)) {
+			set_damage(d, sec.offset, "sections expand to over "
+				   DEC_STR(DEC_MAX_EXPANSION) " times the file's size");
+			return 0;
+		}
 
 		if (sec.type == FTZ_SEC_PAGES && !(sec.flags & ~FTZ_FLAG_ZSTD)) {
 			if (ftz_reader_pages_header(r, &sec, &p, &why) < 0) {

@@ -11,7 +11,8 @@
  *
  * Whatever a file declares, memory stays bounded (FORMAT.md 6.1): at most 64 MiB
  * per section decoded, 128 MiB of FILE data kept, 1 GiB of batches held by all
- * cursors together; all cursors share one file descriptor. Crossing a bound is
+ * cursors together, 1 GiB + 1024 x the file size decoded in all (which bounds
+ * the time too); all cursors share one file descriptor. Crossing a bound is
  * damage at that section, like a bad checksum.
  *
  * A trace-cmd trace.dat (found by its magic) is read the same way through

@@ -51,6 +51,14 @@ struct dat; /* trace.dat backend state (decode_tracedat.c); NULL for a .ftz */
  * needs, but 64 MiB bombs on a thousand CPUs would be 64 GB from a 2 MB file.
  * ftrec's batches are 256 KiB (4 KiB sub-buffers): 4096 CPUs fit.
  */
+/*
+ * What all sections may expand to, against the file's size: decompression time
+ * follows raw bytes, and zstd's RLE blocks expand 32768-fold (1 GiB from 32 KiB).
+ * ftrec's files expand ~27-fold (full pages of events); the slack covers small
+ * files with a large kallsyms.
+ */
+#define DEC_MAX_EXPANSION 1024
+#define DEC_EXPANSION_SLACK_MIB 1024
 #define DEC_MAX_BATCH_MIB 1024
 #define DEC_MAX_BATCH_BYTES ((uint64_t)DEC_MAX_BATCH_MIB << 20)
 

@@ -571,6 +571,11 @@ static void test_zstd_bombs_many_cpus(void **state)
 	long mib;
 
 	assert_int_equal(ftz_writer_close(w), 0);
+	/* 1 MiB of an unknown section type (skipped): the file is large enough that
+	 * the expansion bound (test_zstd_bombs_expansion) is not what stops this one. */
+	uint8_t *pad = calloc(1, MIB);
+	append_section(99, 0, pad, MIB, MIB);
+	free(pad);
 	for (uint32_t cpu = 0; cpu < cpus; cpu++)
 		append_pages_bomb(cpu, nr, 16 + (uint64_t)nr * PAGE, true);
 	mib = rss_growth_mib(drain, NULL);
@@ -581,6 +586,28 @@ static void test_zstd_bombs_many_cpus(void **state)
 	assert_int_equal(o.per_cpu_ok, 16);
 	assert_true(o.damaged);
 	assert_non_null(strstr(o.reason, "1024 MiB"));
+}
+
+/*
+ * Twenty 64 MiB bombs on one CPU in ~60 KB: each alone is within every limit and
+ * the CPU holds one at a time, but decompressing them all is 1.25 GiB of work
+ * from nothing. The decoder stops where the sections expand to over 1 GiB plus
+ * 1024 times the file's size.
+ */
+static void test_zstd_bombs_expansion(void **state)
+{
+	uint32_t nr = (FTZ_READ_MAX_PAYLOAD - 16) / PAGE;
+	struct ftz_writer *w = begin(1, "", 0);
+	struct outcome o;
+
+	write_event_page(w, 0, 1000, 0);
+	assert_int_equal(ftz_writer_close(w), 0);
+	for (int i = 0; i < 20; i++)
+		append_pages_bomb(0, nr, 16 + (uint64_t)nr * PAGE, false);
+	decode_all(&o);
+	assert_int_equal(o.events, 1);
+	assert_true(o.damaged);
+	assert_non_null(strstr(o.reason, "1024 times the file's size"));
 }
 
 /* Three FILE sections of 1 GiB: refused at the first (the issue saw 4 GB). */
@@ -751,6 +778,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_zstd_frame_short, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_zstd_bomb_at_limit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_zstd_bombs_many_cpus, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_zstd_bombs_expansion, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_file_bombs_1g, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_file_copies_bounded, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_3000_cpus, setup, teardown),
