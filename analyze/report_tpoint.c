@@ -276,28 +276,52 @@ static void handle_event(struct tpoint *tp, const struct dec_event *ev, bool emi
 	}
 }
 
+/*
+ * The child's text goes to memory first and reaches the real output only in whole
+ * chunks, each followed by p->mark: stdio flushing on its own (a full buffer, a
+ * terminal's line buffering) would put out text the parent does not know was
+ * out, and a restart would print it twice.
+ */
+static int flush_chunk(struct tpoint *tp, FILE *real, char **buf, size_t *len)
+{
+	bool ok = !fclose(tp->out);
+
+	tp->out = NULL;
+	ok = ok && fwrite(*buf, 1, *len, real) == *len && !fflush(real);
+	free(*buf);
+	*buf = NULL;
+	if (!ok)
+		return errno == EPIPE ? CHILD_OUTPUT_CLOSED : CHILD_OUTPUT_FAILED;
+	tp->unflushed = 0;
+	tp->p->mark = tp->pos;
+	return 0;
+}
+
 /* In the child: print from the decoder's position to the end. */
 static int print_child(void *ctx, struct tg_progress *p)
 {
 	struct tpoint *tp = ctx;
+	FILE *real = tp->out;
 	struct dec_event ev;
+	char *buf = NULL;
+	size_t len = 0;
+	int rc = 0;
 
 	tp->p = p;
 	trace_seq_init(&tp->s);
+	if (!(tp->out = open_memstream(&buf, &len)))
+		return CHILD_OUTPUT_FAILED;
 	while (dec_next(tp->d, &ev) > 0) {
 		handle_event(tp, &ev, true);
 		p->done = ++tp->pos;
 		if (tp->unflushed >= FLUSH_BYTES) {
-			if (fflush(tp->out))
-				break;
-			tp->unflushed = 0;
-			p->mark = tp->pos;
+			if ((rc = flush_chunk(tp, real, &buf, &len)))
+				return rc;
+			if (!(tp->out = open_memstream(&buf, &len)))
+				return CHILD_OUTPUT_FAILED;
 		}
 	}
-	if (fflush(tp->out) || ferror(tp->out))
-		return errno == EPIPE ? CHILD_OUTPUT_CLOSED : CHILD_OUTPUT_FAILED;
-	p->mark = tp->pos;
-	return 0;
+	return flush_chunk(tp, real, &buf, &len);
 }
 
 /* "SYS:NAME", control characters made visible. */

@@ -349,6 +349,45 @@ static void test_tpoint(void **state)
 }
 
 /*
+ * A crash after more text than any stdio buffer holds: every line exactly once,
+ * in order (text out before the crash is not printed again, none is lost).
+ */
+static void test_tpoint_long(void **state)
+{
+	static char out[1 << 17], err[1 << 16];
+	enum { BEFORE = 300, AFTER = 300 };
+	char ftz[128], want[128];
+	struct cb_capture *c;
+	const char *p;
+
+	need_ftana();
+	snprintf(ftz, sizeof(ftz), "%s/long.ftz", dir);
+	c = cb_open(ftz);
+	assert_non_null(c);
+	cb_format(c, "test", "normal", normal_format);
+	cb_format(c, "test", "r_div", bad_types[3].format);
+	for (int i = 0; i < BEFORE; i++)
+		put_xy(cb_record(c, NORMAL_ID, 4242, 24), i);
+	put_xy(cb_record(c, bad_types[3].id, 4242, 24), 100000);
+	for (int i = BEFORE; i < BEFORE + AFTER; i++)
+		put_xy(cb_record(c, NORMAL_ID, 4242, 24), i);
+	assert_int_equal(cb_close(c), 0);
+	assert_int_equal(run_ftana(out, sizeof(out), err, sizeof(err), "report tpoint %s", ftz), 0);
+	assert_int_equal(count_lines(out), BEFORE + 1 + AFTER);
+	p = out;
+	for (int i = 0; i < BEFORE + AFTER; i++) {
+		if (i == BEFORE) {
+			p = strstr(p, ": r_div: x=100000 y=7 s=abc\n");
+			assert_non_null(p);
+		}
+		snprintf(want, sizeof(want), ": normal: x=%d y=7 s=abc\n", i);
+		p = strstr(p, want);
+		assert_non_null(p);
+	}
+	assert_int_equal(count(err, bad_types[3].warning), 1);
+}
+
+/*
  * libtraceevent reads every record's pid and flags where the format of the event
  * with the lowest ID says they are: here far outside any record. Its line header
  * then crashes too, and the events are printed by ftana alone (two warnings).
@@ -416,6 +455,7 @@ int main(void)
 		cmocka_unit_test(test_printk_formats),
 		cmocka_unit_test(test_db),
 		cmocka_unit_test(test_tpoint),
+		cmocka_unit_test(test_tpoint_long),
 		cmocka_unit_test(test_header_crash),
 	};
 
