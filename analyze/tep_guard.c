@@ -125,7 +125,7 @@ static void on_tick(int sig)
 /* Signals a child gets from outside (the terminal, kill), not from its own fault. */
 static const int outside_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 
-static void child_setup(struct tg_progress *p, bool quiet)
+static void child_setup(struct tg_progress *p, bool quiet, pid_t parent)
 {
 	static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT,
 					     SIGSYS, SIGTRAP };
@@ -134,8 +134,12 @@ static void child_setup(struct tg_progress *p, bool quiet)
 	stack_t ss = { .ss_sp = alt_stack, .ss_size = sizeof(alt_stack) };
 	struct sigaction sa = { .sa_handler = on_crash, .sa_flags = SA_ONSTACK };
 	struct itimerval tick = { { 1, 0 }, { 1, 0 } };
+	sigset_t ours;
 
+	/* no orphan if the parent dies, also before prctl took effect */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(TG_EXIT_SIGNAL + SIGKILL);
 	child_progress = p;
 	watched_entries = p->entries;
 	stalled_ticks = 0;
@@ -154,6 +158,14 @@ static void child_setup(struct tg_progress *p, bool quiet)
 	sa.sa_handler = on_tick;
 	sa.sa_flags = SA_RESTART;
 	sigaction(SIGALRM, &sa, NULL);
+	/* the parent may have forked with some blocked (import_child.c does) */
+	sigemptyset(&ours);
+	sigaddset(&ours, SIGALRM);
+	for (size_t i = 0; i < sizeof(outside_signals) / sizeof(outside_signals[0]); i++)
+		sigaddset(&ours, outside_signals[i]);
+	for (size_t i = 0; i < sizeof(crash_signals) / sizeof(crash_signals[0]); i++)
+		sigaddset(&ours, crash_signals[i]);
+	sigprocmask(SIG_UNBLOCK, &ours, NULL);
 	setitimer(ITIMER_REAL, &tick, NULL);
 	if (quiet) {
 		int null = open("/dev/null", O_WRONLY);
@@ -168,8 +180,8 @@ static void child_setup(struct tg_progress *p, bool quiet)
 int tg_run_child(int (*fn)(void *ctx, struct tg_progress *p), void *ctx,
 		 struct tg_progress *p, bool quiet, struct tg_death *why)
 {
+	pid_t pid, parent = getpid();
 	int status;
-	pid_t pid;
 
 	memset(why, 0, sizeof(*why));
 	p->current = TG_NONE;
@@ -180,7 +192,7 @@ int tg_run_child(int (*fn)(void *ctx, struct tg_progress *p), void *ctx,
 	if (pid == 0) {
 		int rc;
 
-		child_setup(p, quiet);
+		child_setup(p, quiet, parent);
 		rc = fn(ctx, p);
 		/* not exit(): the parent's atexit handlers and stdio are the parent's */
 		_exit(rc < 0 || rc > 127 ? 127 : rc);
