@@ -10,12 +10,17 @@
  *
  * Printed from the raw records (analyze/decode.h) by libtraceevent's tep_print_event
  * with the print formats the file carries, so a .db alone cannot be used.
+ *
+ * A print format libtraceevent crashes or hangs on costs its event type only: that
+ * type is printed as " name=value" fields from then on, one warning on stderr, and
+ * every event is still printed, in order; the exit status stays 0 (see
+ * print_events). A format that crashed the parser already is printed the same way.
  */
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
-#include <signal.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <traceevent/trace-seq.h>
