@@ -175,7 +175,7 @@ static int create_instance(struct rec *r)
 {
 	char p[PATH_MAX];
 	if (!tfs_exists(tfs_path(p, "%s/instances", r->root))) {
-		fprintf(stderr, "ftrec: this kernel has no tracefs instances: recording at the top level (restored at exit)\n");
+		fprintf(stderr, "ftrec: this kernel has no tracefs instances: recording at the top level (its settings restored at exit; the events in its buffer are discarded)\n");
 		r->top_level = 1;
 		snprintf(r->dir, sizeof(r->dir), "%s", r->root);
 		return 0;
@@ -502,7 +502,7 @@ static int use_top_level(struct rec *r)
 		fprintf(stderr, "ftrec: rmdir %s: %s\n", r->dir, strerror(errno));
 		return -1;
 	}
-	fprintf(stderr, "ftrec: tracer %s not available in an instance: recording at the top level (previous settings restored at exit)\n",
+	fprintf(stderr, "ftrec: tracer %s not available in an instance: recording at the top level (its settings restored at exit; the events in its buffer are discarded)\n",
 		r->o->tracer);
 	r->top_level = 1;
 	r->name[0] = '\0';
