@@ -102,19 +102,25 @@ static struct tg_progress *child_progress;
 static uint64_t watched_entries;
 static int stalled_ticks;
 
+#define TICK_MS 250
+
 static void on_crash(int sig)
 {
 	_exit(TG_EXIT_SIGNAL + sig);
 }
 
-/* Once a second: a child still inside the same libtraceevent call as one tick
- * ago, TG_STALL_SECONDS ticks running, is hung (a `%*d` width of 2^31 spins). */
+/*
+ * Every TICK_MS of the child's CPU time: a child still inside the same
+ * libtraceevent call as one tick ago, for TG_STALL_MS of CPU time, is hung (a
+ * `%*d` width of 2^31 spins). CPU time, not wall time: a child waiting for a slow
+ * reader of its output, or for a CPU on a loaded machine, is not hung.
+ */
 static void on_tick(int sig)
 {
 	struct tg_progress *p = child_progress;
 
 	if (p->current != TG_NONE && p->entries == watched_entries) {
-		if (++stalled_ticks >= TG_STALL_SECONDS)
+		if (++stalled_ticks >= TG_STALL_MS / TICK_MS)
 			_exit(TG_EXIT_HUNG);
 		return;
 	}
@@ -133,7 +139,7 @@ static void child_setup(struct tg_progress *p, bool quiet, pid_t parent)
 	static char alt_stack[64 * 1024];
 	stack_t ss = { .ss_sp = alt_stack, .ss_size = sizeof(alt_stack) };
 	struct sigaction sa = { .sa_handler = on_crash, .sa_flags = SA_ONSTACK };
-	struct itimerval tick = { { 1, 0 }, { 1, 0 } };
+	struct itimerval tick = { { 0, TICK_MS * 1000 }, { 0, TICK_MS * 1000 } };
 	sigset_t ours;
 
 	/* no orphan if the parent dies, also before prctl took effect */
@@ -157,16 +163,16 @@ static void child_setup(struct tg_progress *p, bool quiet, pid_t parent)
 		sigaction(outside_signals[i], &sa, NULL);
 	sa.sa_handler = on_tick;
 	sa.sa_flags = SA_RESTART;
-	sigaction(SIGALRM, &sa, NULL);
+	sigaction(SIGPROF, &sa, NULL);
 	/* the parent may have forked with some blocked (import_child.c does) */
 	sigemptyset(&ours);
-	sigaddset(&ours, SIGALRM);
+	sigaddset(&ours, SIGPROF);
 	for (size_t i = 0; i < sizeof(outside_signals) / sizeof(outside_signals[0]); i++)
 		sigaddset(&ours, outside_signals[i]);
 	for (size_t i = 0; i < sizeof(crash_signals) / sizeof(crash_signals[0]); i++)
 		sigaddset(&ours, crash_signals[i]);
 	sigprocmask(SIG_UNBLOCK, &ours, NULL);
-	setitimer(ITIMER_REAL, &tick, NULL);
+	setitimer(ITIMER_PROF, &tick, NULL);
 	if (quiet) {
 		int null = open("/dev/null", O_WRONLY);
 

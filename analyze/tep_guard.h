@@ -40,11 +40,11 @@ struct tg_progress {
 /* How a child ended when it did not finish. */
 struct tg_death {
 	int signal;     /* the signal that killed it, 0 if none */
-	bool hung;      /* stayed inside one libtraceevent call for TG_STALL_SECONDS */
+	bool hung;      /* spent TG_STALL_MS of CPU time inside one libtraceevent call */
 	int exit_code;  /* when it exited instead: the code */
 };
 
-#define TG_STALL_SECONDS 3
+#define TG_STALL_MS 1000
 
 struct tg_progress *tg_progress_alloc(void);
 void tg_progress_free(struct tg_progress *p);
@@ -74,8 +74,8 @@ int tg_run_child(int (*fn)(void *ctx, struct tg_progress *p), void *ctx,
 		 struct tg_progress *p, bool quiet, struct tg_death *why);
 
 /*
- * Does fn(ctx) return 0 in a forked child, without crashing or staying in it for
- * TG_STALL_SECONDS? For a library call on file text that cannot be split into
+ * Does fn(ctx) return 0 in a forked child, without crashing or spending
+ * TG_STALL_MS of CPU time in it? For a library call on file text that cannot be split into
  * units (libtracecmd's tracecmd_open parses a trace.dat's formats inside): try it
  * here first, then call it for real only if it survived. 0 survived, 1 not (*why
  * says how), -errno when no child could be started.
