@@ -43,6 +43,7 @@ struct dump {
 	struct kbuffer *kbuf;
 	struct cpu_totals *cpus;
 	unsigned nr_cpus;
+	unsigned cap_cpus;     /* allocated, zeroed; grown by doubling */
 	uint64_t *counts;      /* events per common_type */
 	char **names;          /* event name per id, from the format files */
 	uint64_t bad_pages;    /* commit larger than the page: skipped */
@@ -70,17 +71,19 @@ static uint64_t load_uint(const uint8_t *p, int size, bool big_endian)
 
 static struct cpu_totals *cpu_slot(struct dump *d, uint32_t cpu)
 {
-	if (cpu >= d->nr_cpus) {
-		unsigned n = cpu + 1;
+	if (cpu >= d->cap_cpus) { /* cpu < MAX_CPUS; doubling, as CPUs come one by one */
+		unsigned n = cpu + 1 > 2 * d->cap_cpus ? cpu + 1 : 2 * d->cap_cpus;
 
 		d->cpus = realloc(d->cpus, n * sizeof(*d->cpus));
 		if (!d->cpus) {
 			fprintf(stderr, "ftzdump: out of memory\n");
 			exit(1);
 		}
-		memset(d->cpus + d->nr_cpus, 0, (n - d->nr_cpus) * sizeof(*d->cpus));
-		d->nr_cpus = n;
+		memset(d->cpus + d->cap_cpus, 0, (n - d->cap_cpus) * sizeof(*d->cpus));
+		d->cap_cpus = n;
 	}
+	if (cpu >= d->nr_cpus)
+		d->nr_cpus = cpu + 1;
 	return &d->cpus[cpu];
 }
 
