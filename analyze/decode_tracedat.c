@@ -34,6 +34,7 @@
 
 #include "analyze/decode_int.h"
 #include "analyze/ftrace_names.h"
+#include "analyze/tep_guard.h"
 
 #define DAT_MAGIC "\x17\x08\x44tracing"
 #define DAT_MAGIC_LEN 10
@@ -374,4 +375,26 @@ void dat_close(struct dec *d)
 	free(t->cmdlines);
 	free(t);
 	d->dat = NULL;
+}
+
+/*
+ * libtracecmd's printk_formats go through our checked parser.
+ *
+ * Why ftana defines a libtraceevent function: when libtracecmd opens a trace.dat
+ * it hands the file's printk_formats section to tep_parse_printk_formats(),
+ * which reads past short strings (fuzz finding
+ * tests/fuzz/regress/tracedat/printk-formats-overread-libtracecmd.dat) and offers
+ * no way to check first; libtracecmd has no hook between reading that section
+ * and parsing it. The program's own definition comes first in the dynamic
+ * linker's search order (ld exports it because libtracecmd refers to it), so
+ * libtracecmd's call lands here and the text gets the same line check as a
+ * .ftz's (tep_guard.c). It lives in this file so that the linker always takes
+ * it together with the trace.dat backend.
+ */
+int tep_parse_printk_formats(struct tep_handle *tep, const char *buf)
+{
+	if (!tep || !buf)
+		return -1;
+	tg_register_printk_formats(tep, buf);
+	return 0;
 }
