@@ -19,11 +19,19 @@
  * Old kernels' function and function_graph formats print numbers; ftrace_names.c
  * names them as trace-cmd does with its plugins (we load none) and later kernels do.
  *
+ * Text libtraceevent crashes on: libtracecmd parses the file's header_page and
+ * event formats inside tracecmd_open_head, where a `1/0` in one print fmt would
+ * kill the import. ftana defines tep_parse_event and tep_parse_header_page (end
+ * of this file): during that open, formats are held back and parsed afterwards
+ * under tep_guard (one child for all, a crashing print fmt costs one event type,
+ * one warning, as in a .ftz), and header_page is tried in a child first.
+ *
  * Damage: a file libtracecmd cannot open (cut in its headers, options or v6 CPU
  * data) is reported as damaged before anything is imported, as trace-cmd report
  * reads nothing of it either. A corrupt compressed chunk inside v7 data ends that
  * CPU's events early without libtracecmd saying so: it is not detected.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -272,6 +280,72 @@ static int init_data(struct dec *d)
 	return d->damaged ? -1 : 0;
 }
 
+/*
+ * What libtracecmd hands to libtraceevent while dat_open is inside
+ * tracecmd_open_head: the event formats (held back, parsed by open_head once it
+ * returned) and how the header_page probe ended.
+ */
+static struct {
+	bool holding;
+	const char *path;          /* for warnings */
+	struct tg_format *formats; /* each .file is one malloc'ed block with the rest */
+	size_t n, cap;
+	bool header_crashed;
+	struct tg_death header_why;
+} held;
+
+static void drop_held(void)
+{
+	for (size_t i = 0; i < held.n; i++)
+		free((void *)held.formats[i].file);
+	free(held.formats);
+	memset(&held, 0, sizeof(held));
+}
+
+/*
+ * tracecmd_open_head with the file's formats parsed under tep_guard: libtracecmd
+ * only counts a format it could not parse (trace-input.c, read_event_file), so
+ * holding them back changes nothing for it; nothing in its open looks an event
+ * up (the ftrace overrides that would are a plugin-time thing, and we load none).
+ * 0, or -1 with err filled.
+ */
+static int open_head(struct dec *d, const char *version, char *err, size_t errlen)
+{
+	char how[32];
+	int rc;
+
+	drop_held();
+	held.holding = true;
+	held.path = d->path;
+	/* No plugins: the .ftz path loads none either, so reports print alike. */
+	d->dat->in = tracecmd_open_head(d->path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	held.holding = false;
+	if (!d->dat->in) {
+		snprintf(err, errlen, "%s: damaged trace.dat (v%s): libtracecmd cannot read its headers",
+			 d->path, version);
+		rc = -EBADMSG;
+	} else if (held.header_crashed) {
+		snprintf(err, errlen, "%s: header_page crashes libtraceevent (%s)", d->path,
+			 tg_death_text(&held.header_why, how, sizeof(how)));
+		rc = -EBADMSG;
+	} else {
+		rc = tg_parse_formats(tracecmd_get_tep(d->dat->in), d->path, NULL, held.formats,
+				      held.n);
+		if (rc == -EINTR)
+			snprintf(err, errlen, "%s: interrupted while parsing its formats", d->path);
+		else if (rc < 0)
+			snprintf(err, errlen, "%s: cannot start a process to parse its formats in: %s",
+				 d->path, strerror(-rc));
+	}
+	drop_held();
+	if (rc < 0 && d->dat->in) {
+		tracecmd_close(d->dat->in);
+		d->dat->in = NULL;
+	}
+	errno = -rc;
+	return rc < 0 ? -1 : 0;
+}
+
 int dat_open(struct dec *d, char *err, size_t errlen)
 {
 	struct stat st;
@@ -284,14 +358,8 @@ int dat_open(struct dec *d, char *err, size_t errlen)
 		goto nomem;
 	/* libtracecmd's own warnings would add lines to our one-line error */
 	tracecmd_set_loglevel(TEP_LOG_NONE);
-	/* No plugins: the .ftz path loads none either, so reports print alike. */
-	d->dat->in = tracecmd_open_head(d->path, TRACECMD_FL_LOAD_NO_PLUGINS);
-	if (!d->dat->in) {
-		snprintf(err, errlen, "%s: damaged trace.dat (v%s): libtracecmd cannot read its headers",
-			 d->path, version);
-		errno = EBADMSG;
-		return -EBADMSG;
-	}
+	if (open_head(d, version, err, errlen) < 0)
+		return -errno;
 	if (init_data(d) < 0) {
 		snprintf(err, errlen, "%s: damaged trace.dat (v%s): %s", d->path, version,
 			 d->damage_reason);
@@ -397,4 +465,116 @@ int tep_parse_printk_formats(struct tep_handle *tep, const char *buf)
 		return -1;
 	tg_register_printk_formats(tep, buf);
 	return 0;
+}
+
+/*
+ * libtracecmd's event formats and header_page go through tep_guard, by the same
+ * means as its printk_formats above (no hook in libtracecmd between reading them
+ * and parsing them). Outside dat_open's tracecmd_open_head both forward to
+ * libtraceevent's own: tep_guard.c and the .ftz path call them too, and get this
+ * definition (same program), which must then be the library's.
+ */
+typedef enum tep_errno (*parse_event_fn)(struct tep_handle *, const char *, unsigned long,
+					 const char *);
+typedef int (*parse_header_fn)(struct tep_handle *, char *, unsigned long, int);
+
+static void *library_function(const char *name)
+{
+	return dlsym(RTLD_NEXT, name);
+}
+
+/*
+ * libtracecmd 3.1's read_string leaves a system name of BUFSIZ bytes or more
+ * without its NUL inside the block it allocated (fuzz finding); shorter ones are
+ * whole. So a name is read no further than BUFSIZ bytes, and one that long is not
+ * one we take.
+ */
+#define SYSTEM_NAME_MAX (BUFSIZ - 1)
+
+/* Hold one format back for open_head, named "events/SYS/NAME/format" for its
+ * warnings (NAME from the text's first line, as libtraceevent takes it). */
+static enum tep_errno hold_format(const char *buf, unsigned long size, const char *sys)
+{
+	const char *name = "?";
+	size_t name_len = 1, sys_len = strnlen(sys, SYSTEM_NAME_MAX + 1);
+	char *block;
+
+	if (sys_len > SYSTEM_NAME_MAX) {
+		tg_warn_once("ftana: %s: warning: an event system's name is longer than %d "
+			     "bytes; its events are skipped\n", held.path, SYSTEM_NAME_MAX);
+		return TEP_ERRNO__READ_FORMAT_FAILED;
+	}
+
+	if (size >= 5 && !memcmp(buf, "name:", 5)) {
+		size_t b = 5, e;
+
+		while (b < size && buf[b] == ' ')
+			b++;
+		for (e = b; e < size && buf[e] != '\n' && buf[e] != '\0' && e - b < 200; e++)
+			;
+		name = buf + b;
+		name_len = e - b;
+	}
+	if (held.n == held.cap) {
+		size_t cap = held.cap ? 2 * held.cap : 64;
+		struct tg_format *more = realloc(held.formats, cap * sizeof(*more));
+
+		if (!more)
+			return TEP_ERRNO__MEM_ALLOC_FAILED;
+		held.formats = more;
+		held.cap = cap;
+	}
+	/* "events/SYS/NAME/format\0SYS\0TEXT" */
+	block = malloc(sys_len * 2 + name_len + 17 + size);
+	if (!block)
+		return TEP_ERRNO__MEM_ALLOC_FAILED;
+	int file_len = sprintf(block, "events/%s/%.*s/format", sys, (int)name_len, name);
+	char *system = block + file_len + 1, *text = system + sys_len + 1;
+
+	memcpy(system, sys, sys_len + 1);
+	memcpy(text, buf, size);
+	held.formats[held.n++] = (struct tg_format){ .file = block, .system = system,
+		.text = text, .len = size };
+	return 0;
+}
+
+enum tep_errno tep_parse_event(struct tep_handle *tep, const char *buf, unsigned long size,
+			       const char *sys)
+{
+	parse_event_fn real = (parse_event_fn)library_function("tep_parse_event");
+
+	if (held.holding)
+		return buf && sys ? hold_format(buf, size, sys) : TEP_ERRNO__READ_FORMAT_FAILED;
+	return real ? real(tep, buf, size, sys) : TEP_ERRNO__MEM_ALLOC_FAILED;
+}
+
+struct header_call {
+	parse_header_fn real;
+	struct tep_handle *tep;
+	char *buf;
+	unsigned long size;
+	int long_size;
+};
+
+static int parse_header(void *ctx)
+{
+	struct header_call *c = ctx;
+
+	return c->real(c->tep, c->buf, c->size, c->long_size);
+}
+
+int tep_parse_header_page(struct tep_handle *tep, char *buf, unsigned long size, int long_size)
+{
+	struct header_call c = { (parse_header_fn)library_function("tep_parse_header_page"),
+				 tep, buf, size, long_size };
+
+	if (!c.real)
+		return -1;
+	if (held.holding && tg_survives(parse_header, &c, &held.header_why) != 0 &&
+	    (held.header_why.signal || held.header_why.hung)) {
+		/* a refusal is libtraceevent's to give, here too; a crash is not */
+		held.header_crashed = true;
+		return -1;
+	}
+	return parse_header(&c);
 }

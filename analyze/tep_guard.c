@@ -401,6 +401,7 @@ int tg_parse_formats(struct tep_handle *tep, const char *path, struct tg_header 
 			   second = { .tep = tep, .f = f };
 	/* header_page first, in the same child as the formats: one fork, not two */
 	size_t *all = calloc(n + 1, sizeof(*all)), *crashed = NULL, nr_crashed = 0;
+	size_t steps_before = header ? 1 : 0;
 	int *res1 = NULL, *res2 = NULL, rc;
 	struct tg_death *dead1 = NULL, *dead2 = NULL;
 	char label[256], why[32];
@@ -409,20 +410,22 @@ int tg_parse_formats(struct tep_handle *tep, const char *path, struct tg_header 
 		return -ENOMEM;
 	all[0] = HEADER_STEP;
 	for (size_t i = 0; i < n; i++)
-		all[i + 1] = i;
+		all[i + steps_before] = i;
 	first.which = all;
-	rc = run_pass(&first, n + 1, &res1, &dead1);
+	rc = run_pass(&first, n + steps_before, &res1, &dead1);
 	if (rc < 0)
 		goto out;
-	header->result = res1[0] == TG_STEP_CRASHED ? 2 : res1[0] ? 1 : 0;
-	header->why = dead1[0];
-	if (header->result) {
-		rc = 1;
-		goto out;
+	if (header) {
+		header->result = res1[0] == TG_STEP_CRASHED ? 2 : res1[0] ? 1 : 0;
+		header->why = dead1[0];
+		if (header->result) {
+			rc = 1;
+			goto out;
+		}
+		/* from here, formats' results and deaths */
+		memmove(res1, res1 + 1, n * sizeof(*res1));
+		memmove(dead1, dead1 + 1, n * sizeof(*dead1));
 	}
-	/* from here, formats' results and deaths */
-	memmove(res1, res1 + 1, n * sizeof(*res1));
-	memmove(dead1, dead1 + 1, n * sizeof(*dead1));
 	crashed = calloc(n ? n : 1, sizeof(*crashed));
 	second.texts = calloc(n ? n : 1, sizeof(*second.texts));
 	if (!crashed || !second.texts) {

@@ -116,7 +116,8 @@ struct tg_header {
 };
 
 /*
- * Parse header_page, then (when it parsed) every format into tep; a format that
+ * Parse header_page (unless header is NULL: the caller parsed it), then (when it
+ * parsed) every format into tep; a format that
  * kills libtraceevent is tried again with its print fmt replaced (the event keeps
  * its fields, tg_print_fmt_removed says so), and skipped if it still does. One
  * warning per such event on stderr, naming PATH. 0 done; 1 header_page failed
