@@ -385,6 +385,24 @@ nomem:
 	return -ENOMEM;
 }
 
+/*
+ * kbuffer takes a record's length from the page without checking it against the
+ * page (fuzz finding tests/fuzz/regress/tracedat/record-size-past-page.dat: the
+ * import's copy of the record read past the mapped page). libtracecmd keeps
+ * its pages private, but it gives each record its file offset, and trace-cmd
+ * writes every CPU's data in whole pages from a page-aligned offset (v6 and
+ * v7 alike), so the offset within the page is that offset modulo the page size.
+ */
+static bool inside_page(const struct tep_record *r, uint32_t page_size)
+{
+	uint64_t in_page;
+
+	if (!page_size || r->record_size < r->size || r->size < 0)
+		return false;
+	in_page = r->offset % page_size;
+	return in_page + (uint64_t)r->record_size <= page_size;
+}
+
 int dat_next(struct dec *d, struct dec_event *ev)
 {
 	struct dat *t = d->dat;
@@ -397,8 +415,10 @@ int dat_next(struct dec *d, struct dec_event *ev)
 	if (t->done)
 		return 0;
 	r = tracecmd_read_next_data(t->in, &cpu);
-	if (r && (r->cpu < 0 || (unsigned)r->cpu >= d->stats.nr_cpus || r->size < 2)) {
-		/* the importer indexes per-CPU state by cpu: never hand out more */
+	if (r && (r->cpu < 0 || (unsigned)r->cpu >= d->stats.nr_cpus || r->size < 2 ||
+		  !inside_page(r, d->stats.page_size))) {
+		/* the importer indexes per-CPU state by cpu: never hand out more;
+		 * it copies size bytes from data: never past the page */
 		char why[96];
 
 		snprintf(why, sizeof(why), "record of cpu %d (file has %u) or size %d",
