@@ -8,6 +8,6 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	fuzz_run_ftana(data, size, ".dat");
+	fuzz_run_ftana_library_first(data, size, ".dat");
 	return 0;
 }

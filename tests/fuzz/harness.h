@@ -19,4 +19,18 @@
  */
 void fuzz_run_ftana(const uint8_t *data, size_t size, const char *suffix);
 
+/*
+ * For trace.dat: libtracecmd and libtraceevent's kbuffer crash on some files in
+ * code we cannot change (tracecmd_open_head's option strings, kbuffer on a bad
+ * sub-buffer). ftana contains those crashes in its import child (one line, no
+ * database); in here they would stop every fuzzing run at the library's first
+ * known bug. So with LIBRARY_FIRST the input is first decoded (dec_open, every
+ * dec_next: libtracecmd's whole read path, through our thin backend) in a forked
+ * child, and only an input that survives it goes on in-process: the importer,
+ * info, sql and report tpoint -- our code -- still see every input the library
+ * can read. The regression inputs of those library crashes are replayed through
+ * ftana itself by test_fuzz.sh (contained: exit 1 or 3, one line).
+ */
+void fuzz_run_ftana_library_first(const uint8_t *data, size_t size, const char *suffix);
+
 #endif
