@@ -80,8 +80,11 @@ static bool library_survives(const char *path)
 		struct dec *d;
 		int null = open("/dev/null", O_WRONLY);
 
-		if (null >= 0)
-			dup2(null, STDERR_FILENO); /* the library's crash is not our finding */
+		if (null >= 0) { /* the library's crash is not our finding */
+			dup2(null, STDERR_FILENO);
+			/* libFuzzer's -close_fd_mask gives ASan a report fd of its own */
+			__sanitizer_set_report_fd((void *)(intptr_t)null);
+		}
 		/* ...nor libFuzzer's: it must not save this child's death as a crash */
 		__sanitizer_set_death_callback(NULL);
 		static const int deadly[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
