@@ -1,9 +1,9 @@
 # ftrec / ftana build.  `make` builds both programs, `make check` runs every test
 # (unit tests under ASan+UBSan, live tests as root, the kernel lab when qemu is there).
 #
-# Sources are discovered, not listed: a new .c in format/, record/ or analyze/ is
-# picked up; */main.c is the program entry, everything else goes into the module's
-# library so tests can link it.  BUILD lets parallel builds use separate trees.
+# Sources are discovered, not listed: a new .c in format/, record/, decode/, import/,
+# reports/ or analyze/ is picked up; */main.c is the program entry, everything else
+# goes into the module's library so tests can link it.  BUILD lets parallel builds use separate trees.
 
 BUILD    ?= build
 CC       ?= cc
@@ -35,14 +35,17 @@ CFLAGS   ?= -O2 -g
 ALL_CFLAGS = $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -I. -Iformat $(PKG_CFLAGS) -MMD -MP
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LIBS     := $(PKG_LIBS) -lpthread -lm
-# ftana also reads trace-cmd's trace.dat (analyze/decode_tracedat.c); ftrec does not.
+# ftana also reads trace-cmd's trace.dat (decode/decode_tracedat.c); ftrec does not.
 ANA_LIBS := $(shell pkg-config --libs libtracecmd 2>/dev/null) $(LIBS)
 # ftrec must run on hosts without our libraries: link it statically (see README).
 STATIC_LIBS := -static -Wl,--start-group $(shell pkg-config --static --libs libtracefs libtraceevent libzstd 2>/dev/null) -lpthread -ldl -Wl,--end-group
 
 FORMAT_SRC  := $(wildcard format/*.c)
 RECORD_SRC  := $(filter-out record/main.c,$(wildcard record/*.c))
-ANALYZE_SRC := $(filter-out analyze/main.c,$(wildcard analyze/*.c))
+# ftana's side is one library built from the stages of its data path (decode/,
+# import/, reports/) and the program's own files (analyze/): they call each other
+# both ways (reports print through analyze/print.c, analyze/ dispatches reports).
+ANALYZE_SRC := $(filter-out analyze/main.c,$(wildcard decode/*.c import/*.c reports/*.c analyze/*.c))
 SQL_FILES   := $(sort $(wildcard schema/*.sql schema/reports/*.sql))
 UNIT_TESTS  := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 
@@ -139,7 +142,7 @@ clean:
 
 # ---------------------------------------------------------------- fuzz (libFuzzer)
 # `make fuzz` builds the libFuzzer targets tests/fuzz/fuzz_*.c (clang, ASan+UBSan,
-# the whole of format/ and analyze/ instrumented for coverage) and runs each for
+# the whole of format/ and ftana's library instrumented for coverage) and runs each for
 # FUZZ_TIME seconds from seeds (samples/, trace.dat files, tests/hostile's captures)
 # plus tests/fuzz/regress/, every input a past run crashed on. `make check` runs
 # them briefly through tests/test_fuzz.sh when clang's libFuzzer is installed

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "analyze/ftana.h"
-#include "analyze/report_util.h"
+#include "reports/report_util.h"
 
 /* X(name, options): name is the report and the suffix of its function report_<name>. */
 #define REPORTS(X) \

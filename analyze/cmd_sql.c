@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "analyze/ftana.h"
-#include "analyze/report_util.h"
+#include "reports/report_util.h"
 #include "analyze/sqlguard.h"
 #include "analyze/text_escape.h"
 

@@ -24,8 +24,8 @@
 
 #include "analyze/cache_trust.h"
 #include "analyze/dbcache.h"
-#include "analyze/decode.h"
-#include "analyze/import_child.h"
+#include "decode/decode.h"
+#include "import/import_child.h"
 #include "analyze/sql_files.h"
 #include "analyze/sqlguard.h"
 #include "analyze/text_escape.h"

@@ -6,7 +6,7 @@
  * Database conventions (schema/tables.sql documents them in full):
  *   - one typed table per event type, named after the event (`block_rq_issue`;
  *     `<system>_<event>` if another event has the name in any case, or it is one of
- *     ours or sqlite_*; made safe and unique by analyze/import_names.c), columns
+ *     ours or sqlite_*; made safe and unique by import/import_names.c), columns
  *     id INTEGER PRIMARY KEY (global, time-ordered across CPUs), ts (ns, trace clock),
  *     cpu, pid, stack_id (NULL unless recorded with -s), then one column per
  *     non-common format field, named as in the format file (field_<name> for a

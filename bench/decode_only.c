@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * decode_only FILE.ftz [--print] - the decode layer alone (analyze/decode.h), no
+ * decode_only FILE.ftz [--print] - the decode layer alone (decode/decode.h), no
  * SQLite: every event in time order, optionally printed as kernel-like text with
  * tep_print_event into a discarded buffer (the work `trace-cmd report` does).
  * Prints "events E seconds S events_per_s X".
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <traceevent/trace-seq.h>
 
-#include "analyze/decode.h"
+#include "decode/decode.h"
 #include "bench/bench_clock.h"
 
 int main(int argc, char **argv)

@@ -3,7 +3,7 @@
  * insert_ceiling N DB - the SQLite ceiling for the decode benchmark: N narrow rows
  * (the shape of a sys_enter_getpid table: id, ts, cpu, pid, stack_id, __syscall_nr)
  * inserted through one prepared statement in one transaction, with the pragmas
- * and configuration ftana uses (analyze/import.c, analyze/main.c).
+ * and configuration ftana uses (import/import.c, analyze/main.c).
  * Prints "rows R seconds S rows_per_s X cpu_seconds C rows_per_cpu_s Y".
  */
 #include <stdio.h>

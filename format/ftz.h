@@ -2,7 +2,8 @@
 /*
  * ftz.h - the .ftz container: an append-only stream of checksummed sections.
  *
- * This is the only header the programs (record/, analyze/) include from format/.
+ * The header the programs include from format/ (record/, and ftana: decode/, import/; only
+ * analyze/cache_trust.c also reads the section header layout from ftz_int.h, to digest it).
  * The byte layout is specified in format/FORMAT.md; keep the two in step.
  *
  * Conventions: functions return 0 (or a count) on success and a negative errno on

@@ -2,7 +2,7 @@
 --
 -- One .ftz becomes one database. Besides the tables below, the importer creates
 -- ONE TYPED TABLE PER EVENT TYPE that occurs in the recording. That CREATE TABLE is
--- built in C (analyze/import_plan.c) because its columns come from the event's
+-- built in C (import/import_plan.c) because its columns come from the event's
 -- format file; its shape is:
 --
 --   CREATE TABLE "<event>" (        -- e.g. block_rq_issue; see NAMES below
@@ -18,7 +18,7 @@
 --   );
 --
 -- NAMES. They come from the capture (a trace.dat's system names have no limit of
--- length or bytes), so analyze/import_names.c makes them safe and unique, and all
+-- length or bytes), so import/import_names.c makes them safe and unique, and all
 -- SQL quotes them as identifiers; values are always bound. The rule:
 --   - Printable ASCII is kept, any other byte becomes '_'; an empty name becomes
 --     "unnamed"; a name over 109 bytes keeps its first 100 and gets "_" and 8 hex

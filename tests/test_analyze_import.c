@@ -28,8 +28,8 @@
 #include <traceevent/kbuffer.h>
 #include <traceevent/trace-seq.h>
 
-#include "analyze/decode.h"
-#include "analyze/import.h"
+#include "decode/decode.h"
+#include "import/import.h"
 #include "tests/analyze_fixture.h"
 
 /* Relative to the repository root, where tests/run.sh runs us; TESTDATA overrides. */

@@ -27,7 +27,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "analyze/decode.h"
+#include "decode/decode.h"
 #include "ftz.h"
 #include "ftz_int.h"
 

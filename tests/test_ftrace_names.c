@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_ftrace_names.c - analyze/ftrace_names.c: function and function_graph events
+ * test_ftrace_names.c - decode/ftrace_names.c: function and function_graph events
  * whose formats print numbers (4.13's " %lx <-- %lx", "--> %lx (%d)"...) are printed
  * with the names of the kallsyms written here, as the later %ps formats print them;
  * formats that name functions themselves, or lack the fields, are left to
@@ -20,8 +20,8 @@
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
 
-#include "analyze/decode.h"
-#include "analyze/ftrace_names.h"
+#include "decode/decode.h"
+#include "decode/ftrace_names.h"
 #include "ftz.h"
 
 #define COMMON_FIELDS                                                                   \

@@ -15,7 +15,7 @@ FINDINGS=${FUZZ_FINDINGS:-/var/tmp/ftana-fuzz-findings}
 
 # target name -> suffix of its seed directory made by mkseeds.py
 declare -A seeds=([ftz]=ftz [tracedat]=dat)
-# analyze/decode_tracedat.c keeps a libtracecmd handle it cannot close (closing it
+# decode/decode_tracedat.c keeps a libtracecmd handle it cannot close (closing it
 # crashes libtracecmd 1.3) on purpose: one per process in ftana, one per damaged
 # input here, so leak detection would stop at the first damaged trace.dat.
 # The same kept handle (with its kallsyms) per damaged input adds up to ~2.5 MB each,

@@ -17,7 +17,7 @@
 #include <cmocka.h>
 
 #include "analyze/ftana.h"
-#include "analyze/report_func.h"
+#include "reports/report_func.h"
 #include "tests/report_func_fixture.h"
 
 static char tmpdir[] = "/tmp/test_report_func_samples.XXXXXX";

@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "analyze/ftana.h"
-#include "analyze/report_func.h"
+#include "reports/report_func.h"
 #include "tests/report_func_fixture.h"
 
 #define SEC 1000000000LL

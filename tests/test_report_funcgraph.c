@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "analyze/ftana.h"
-#include "analyze/report_func.h"
+#include "reports/report_func.h"
 #include "tests/report_func_fixture.h"
 
 enum { A = 0x1000, B = 0x2000, C = 0x3000, D = 0x4000 }; /* function addresses */

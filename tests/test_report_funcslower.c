@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "analyze/ftana.h"
-#include "analyze/report_func.h"
+#include "reports/report_func.h"
 #include "tests/report_func_fixture.h"
 
 /* A return of do_nanosleep after dur_ns; calltime runs on another clock than ts. */

@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "analyze/ftana.h"
-#include "analyze/report_util.h"
+#include "reports/report_util.h"
 #include "tests/report_func_fixture.h"
 
 int report_iolat(sqlite3 *db, int argc, char **argv);

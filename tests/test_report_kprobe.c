@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "analyze/ftana.h"
-#include "analyze/report_func.h"
+#include "reports/report_func.h"
 #include "tests/report_func_fixture.h"
 
 static sqlite3 *probe_db(void)

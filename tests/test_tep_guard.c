@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * test_tep_guard.c - libtraceevent on text from the file cannot crash ftana
- * (analyze/tep_guard.c, its use in decode_meta.c and report_tpoint.c).
+ * (decode/tep_guard.c, its use in decode_meta.c and report_tpoint.c).
  *
  * First the guard alone: steps that segfault, divide by zero, hang or exit are
  * run by no one but a child, the others run once in the parent, in order. Then
@@ -30,7 +30,7 @@
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
 
-#include "analyze/tep_guard.h"
+#include "decode/tep_guard.h"
 #include "tests/capture_builder.h"
 
 static char dir[64];

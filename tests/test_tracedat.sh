@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_tracedat.sh - ftana reads trace-cmd's trace.dat (analyze/decode_tracedat.c).
+# test_tracedat.sh - ftana reads trace-cmd's trace.dat (decode/decode_tracedat.c).
 # Ground truth is `trace-cmd report` on four real captures from other machines
 # ($TESTDATA/tracedat, see its README.md): per-type event counts, the whole event
 # sequence (cpu, ns timestamp, pid, event name, kernel stack addresses), field values,

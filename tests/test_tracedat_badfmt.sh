@@ -3,7 +3,7 @@
 # that event type's print format (one warning), not the file.
 #
 # libtracecmd parses a trace.dat's formats inside tracecmd_open_head; ftana holds
-# them back there and parses them under tep_guard (analyze/decode_tracedat.c). The
+# them back there and parses them under tep_guard (decode/decode_tracedat.c). The
 # inputs are copies of a real v6 capture (tests/data/tracedat) with one or two
 # print fmts overwritten in place by text known to kill libtraceevent's parser
 # (`1/0`: SIGFPE; `__print_symbolic` of a missing field, `sizeof(`: SIGSEGV), padded

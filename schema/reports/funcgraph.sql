@@ -1,5 +1,5 @@
 -- funcgraph: the `calls` table, one row per function call seen by function_graph.
--- It is filled by analyze/funcgraph_calls.c from funcgraph_entry/funcgraph_exit
+-- It is filled by reports/funcgraph_calls.c from funcgraph_entry/funcgraph_exit
 -- (pairing needs a per-thread stack walk, see there), then funcgraph_views.sql runs.
 --   id        call number (entry order); parent_id: the enclosing call, NULL if unknown
 --   cpu, pid  where the call was entered (or returned, when its entry was not seen)

@@ -4,7 +4,7 @@
 -- nothing is written to the database, and running this file twice is harmless.
 --
 -- Inputs: block_rq_insert, block_rq_issue, block_rq_complete, lost_events. iolat_views()
--- (analyze/report_iolat.c; run by the report and by `ftana sql`) creates empty TEMP
+-- (reports/report_iolat.c; run by the report and by `ftana sql`) creates empty TEMP
 -- stand-ins for the ones a capture lacks (say, no block_rq_insert when recorded with
 -- `ftrec record -e block:block_rq_issue,...`) before running this file.
 --

@@ -2,7 +2,7 @@
 -- Each probe has its own typed table, named after the probe, with the probe's
 -- fetch arguments as columns after kprobe's own: __probe_ip (entry probes) or
 -- __probe_func and __probe_ret_ip (return probes). The report lists a table's rows
--- as perf-tools kprobe printed them (analyze/report_kprobe.c builds that SELECT:
+-- as perf-tools kprobe printed them (reports/report_kprobe.c builds that SELECT:
 -- the argument columns differ per probe).
 -- Running this file twice is harmless: it replaces what it made.
 DROP VIEW IF EXISTS temp.kprobe_tables;

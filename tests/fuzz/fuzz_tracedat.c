@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * fuzz_tracedat.c - libFuzzer target: a trace-cmd trace.dat through ftana's
- * libtracecmd backend (analyze/decode_tracedat.c), the importer and report tpoint.
+ * libtracecmd backend (decode/decode_tracedat.c), the importer and report tpoint.
  * Seeds: tests/data and ../shared/testdata trace.dat files, tests/hostile's.
  */
 #include "tests/fuzz/harness.h"

@@ -11,10 +11,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "analyze/decode.h"
+#include "decode/decode.h"
 #include "analyze/ftana.h"
-#include "analyze/import.h"
-#include "analyze/report_util.h"
+#include "import/import.h"
+#include "reports/report_util.h"
 #include "tests/fuzz/harness.h"
 
 /* Not in a header: cmd_report.c declares its reports from its REPORTS table. */

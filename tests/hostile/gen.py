@@ -59,7 +59,7 @@ def with_good(cap, n=3):
 # ---- SQL injection through names -------------------------------------------------
 def sqli_system():
     # Two systems share the event name "ev", so the system name becomes part of the
-    # table name and of the events view (analyze/import_plan.c).
+    # table name and of the events view (import/import_plan.c).
     cap = Capture()
     n = with_good(cap)
     hostile = ["x\"(a);ATTACH 'pwned_sys.db' AS p;--",

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "analyze/ftana.h"
-#include "analyze/import_int.h"
+#include "import/import_int.h"
 #include "analyze/sql_files.h"
 
 struct pending {

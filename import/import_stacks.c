@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/import_int.h"
+#include "import/import_int.h"
 
 #define MAX_DEPTH 512
 

@@ -24,7 +24,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "analyze/tep_guard.h"
+#include "decode/tep_guard.h"
 
 /* Child exit codes: fn's own are 0..127. */
 #define TG_EXIT_HUNG 150

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/import_int.h"
+#include "import/import_int.h"
 
 static bool int_size(uint32_t size)
 {

@@ -38,7 +38,7 @@ int report_funcslower(sqlite3 *db, int argc, char **argv);
 int report_funcgraph(sqlite3 *db, int argc, char **argv);
 int report_kprobe(sqlite3 *db, int argc, char **argv);
 
-/* Build temp.calls from funcgraph_entry/exit (analyze/funcgraph_calls.c). */
+/* Build temp.calls from funcgraph_entry/exit (reports/funcgraph_calls.c). */
 int funcgraph_build_calls(sqlite3 *db);
 
 #endif

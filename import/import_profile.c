@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/import_int.h"
+#include "import/import_int.h"
 #include "ftz.h"
 
 struct profile_ctx {

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "analyze/ftana.h"
-#include "analyze/report_func.h"
+#include "reports/report_func.h"
 
 int rf_setup(sqlite3 *db)
 {

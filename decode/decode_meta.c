@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/decode_int.h"
-#include "analyze/ftrace_names.h"
-#include "analyze/tep_guard.h"
+#include "decode/decode_int.h"
+#include "decode/ftrace_names.h"
+#include "decode/tep_guard.h"
 
 /*
  * FILE sections are found by (name, phase) through a hash table: a file may hold
@@ -269,7 +269,7 @@ int dmeta_load_tep(struct dec *d, char *err, size_t errlen)
 	/*
 	 * header_page and the event formats are text from the file, and libtraceevent
 	 * crashes on some (`1/0` in a print fmt): each is parsed in a forked child
-	 * first, and here only if it survived there (analyze/tep_guard.h says why
+	 * first, and here only if it survived there (decode/tep_guard.h says why
 	 * isolation rather than checking the text). A format that cannot be parsed,
 	 * or crashes the parser, costs that event only. tep_parse_header_page wants
 	 * a writable buffer; our copy is ours.

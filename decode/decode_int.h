@@ -6,7 +6,7 @@
 
 #include <traceevent/kbuffer.h>
 
-#include "analyze/decode.h"
+#include "decode/decode.h"
 #include "ftz.h"
 
 struct sec_ref {

@@ -27,7 +27,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "analyze/import_int.h"
+#include "import/import_int.h"
 #include "analyze/sql_files.h"
 
 #define NAME_KEEP 100   /* bytes of a long name kept before its hash */

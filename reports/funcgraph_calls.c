@@ -27,7 +27,7 @@
 #include <string.h>
 
 #include "analyze/ftana.h"
-#include "analyze/report_func.h"
+#include "reports/report_func.h"
 
 enum { CALL_NO_ENTRY = 1, CALL_NO_EXIT = 2, CALL_LOSSY = 4 };
 

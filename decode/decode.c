@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/decode_int.h"
+#include "decode/decode_int.h"
 
 #define RB_COMMIT_MASK 0x3fffffffull /* commit bits above the size are loss flags */
 

@@ -40,9 +40,9 @@
 #include <unistd.h>
 #include <trace-cmd/trace-cmd.h>
 
-#include "analyze/decode_int.h"
-#include "analyze/ftrace_names.h"
-#include "analyze/tep_guard.h"
+#include "decode/decode_int.h"
+#include "decode/ftrace_names.h"
+#include "decode/tep_guard.h"
 
 #define DAT_MAGIC "\x17\x08\x44tracing"
 #define DAT_MAGIC_LEN 10

@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "analyze/ftana.h"
-#include "analyze/report_func.h"
-#include "analyze/report_util.h"
+#include "reports/report_func.h"
+#include "reports/report_util.h"
 #include "analyze/text_escape.h"
 
 static const char usage[] = "usage: ftana report kprobe FILE [--probe NAME]\n";

@@ -5,8 +5,8 @@
 
 #include <sqlite3.h>
 
-#include "analyze/decode.h"
-#include "analyze/import.h"
+#include "decode/decode.h"
+#include "import/import.h"
 
 enum col_kind {
 	COL_INT,        /* integer field of 1, 2, 4 or 8 bytes (also pointers, longs) */

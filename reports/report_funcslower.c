@@ -9,8 +9,8 @@
 #include <stdio.h>
 
 #include "analyze/ftana.h"
-#include "analyze/report_func.h"
-#include "analyze/report_util.h"
+#include "reports/report_func.h"
+#include "reports/report_util.h"
 
 static const char usage[] = "usage: ftana report funcslower FILE [-t] [-P]\n";
 

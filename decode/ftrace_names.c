@@ -15,7 +15,7 @@
 #include <string.h>
 #include <traceevent/event-parse.h>
 
-#include "analyze/ftrace_names.h"
+#include "decode/ftrace_names.h"
 
 /* What %ps prints: the name of the function holding ADDR, 0xADDR if none does. */
 static void put_function(struct trace_seq *s, struct tep_handle *tep, unsigned long long addr)

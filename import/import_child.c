@@ -29,8 +29,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "analyze/import.h"
-#include "analyze/import_child.h"
+#include "import/import.h"
+#include "import/import_child.h"
 
 enum child_status { CHILD_OK = 0, CHILD_ERROR = 1, CHILD_DAMAGED_EMPTY = 2, CHILD_DAMAGED = 3 };
 

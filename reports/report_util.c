@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/report_func.h"
-#include "analyze/report_util.h"
+#include "reports/report_func.h"
+#include "reports/report_util.h"
 
 static const char *input_file;
 

@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "analyze/ftana.h"
-#include "analyze/report_func.h"
-#include "analyze/report_util.h"
+#include "reports/report_func.h"
+#include "reports/report_util.h"
 
 static const char usage[] = "usage: ftana report funccount FILE [-i SECS] [-t TOP] [-p PID]\n";
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/import_int.h"
+#include "import/import_int.h"
 #include "ftz.h"
 
 /* ---------------------------------------------------------------- pid -> comm seen in events */

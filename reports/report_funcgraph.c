@@ -3,7 +3,7 @@
  * report_funcgraph.c - `ftana report funcgraph [-p PID] [-C CPU] [--tree] [--folded]`:
  * function_graph captures as the kernel prints them (per thread, indented, durations
  * on leaf lines and closing braces), as one aggregated call tree, or as folded stacks.
- * The calls table is built in C (analyze/funcgraph_calls.c); the rest is
+ * The calls table is built in C (reports/funcgraph_calls.c); the rest is
  * schema/reports/funcgraph_views.sql.
  */
 #include <getopt.h>
@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "analyze/ftana.h"
-#include "analyze/report_func.h"
-#include "analyze/report_util.h"
+#include "reports/report_func.h"
+#include "reports/report_util.h"
 #include "analyze/text_escape.h"
 
 /* The kernel's duration column: a marker for slow calls, then microseconds. */

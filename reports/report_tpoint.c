@@ -8,7 +8,7 @@
  *     dd-4242    [001] d..1. 1234.567893: <stack trace>
  *  => blk_mq_insert_request
  *
- * Printed from the raw records (analyze/decode.h) by libtraceevent's tep_print_event
+ * Printed from the raw records (decode/decode.h) by libtraceevent's tep_print_event
  * with the print formats the file carries, so a .db alone cannot be used.
  *
  * A print format libtraceevent crashes or hangs on costs its event type only: that
@@ -25,10 +25,10 @@
 #include <string.h>
 #include <traceevent/trace-seq.h>
 
-#include "analyze/decode.h"
+#include "decode/decode.h"
 #include "analyze/ftana.h"
-#include "analyze/report_util.h"
-#include "analyze/tep_guard.h"
+#include "reports/report_util.h"
+#include "decode/tep_guard.h"
 #include "analyze/text_escape.h"
 
 /* The kernel's line prefix: TASK-PID [CPU] FLAGS TIMESTAMP (seconds.microseconds). */
@@ -118,7 +118,7 @@ static void register_comms(sqlite3 *db, struct tep_handle *tep)
 /*
  * Printing is where file-controlled print formats meet libtraceevent's evaluator
  * (`REC->x / 0`, a huge __print_hex length, a `%*d` width of 2^31): it runs in a
- * forked child (analyze/tep_guard.h says why isolation rather than checking the
+ * forked child (decode/tep_guard.h says why isolation rather than checking the
  * text). The child records in shared memory the events whose text reached the
  * output and the event type libtraceevent is printing now. If it dies there, that
  * type is printed a safer way from then on (one warning), our own decoder skips
