@@ -24,6 +24,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "analyze/text_escape.h"
 #include "decode/tep_guard.h"
 
 /* Child exit codes: fn's own are 0..127. */
@@ -90,7 +91,16 @@ void tg_warn_once(const char *fmt, ...)
 			free(msg);
 			return;
 		}
-	fputs(msg, stderr);
+	{
+		/* names in the message come from the file: no raw control bytes on the
+		 * analyst's terminal (the message's own final newline is kept) */
+		size_t len = strlen(msg);
+		bool nl = len && msg[len - 1] == '\n';
+		char *safe = text_escape_n(msg, len - nl, TEXT_KEEP_TAB);
+
+		fprintf(stderr, "%s%s", safe ? safe : "ftana: warning (out of memory)", nl ? "\n" : "");
+		free(safe);
+	}
 	free(msg);
 	if (log && log->n < WARNED_MAX)
 		log->hash[log->n++] = h;

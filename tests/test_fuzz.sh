@@ -115,7 +115,7 @@ done
 # 3. ftana itself on every regression input: the trace.dat target skips inputs on
 # which libtracecmd or libtraceevent's kbuffer crash by themselves (harness.h), so
 # here ftana must contain them -- exit 0, 1 or 3, never a signal, at most one
-# error line, and no file left beside the input.
+# error line, names from the file escaped, and no file left beside the input.
 for t in "${!seeds[@]}"; do
 	for input in "$TESTS_DIR/fuzz/regress/$t"/*; do
 		[ -f "$input" ] && [ "$(basename "$input")" != .keep ] || continue
@@ -131,6 +131,9 @@ for t in "${!seeds[@]}"; do
 			fail "ftana db on regression input $t/$(basename "$input"): exit $rc"
 		elif [ "$lines" -gt 1 ]; then
 			fail "ftana db on regression input $t/$(basename "$input"): $lines error lines"
+		elif LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f]' "$dir/stderr" ||
+		     ! iconv -f UTF-8 -t UTF-8 "$dir/stderr" >/dev/null 2>&1; then
+			fail "ftana db on regression input $t/$(basename "$input"): raw control or non-UTF-8 bytes on stderr"
 		elif [ -n "$stray" ]; then
 			fail "ftana db on regression input $t/$(basename "$input") left $stray"
 		else
