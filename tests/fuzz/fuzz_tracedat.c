@@ -2,7 +2,7 @@
 /*
  * fuzz_tracedat.c - libFuzzer target: a trace-cmd trace.dat through ftana's
  * libtracecmd backend (decode/decode_tracedat.c), the importer and report tpoint.
- * Seeds: tests/data and ../shared/testdata trace.dat files, tests/hostile's.
+ * Seeds: tests/data's trace.dat files, tests/hostile's.
  */
 #include "tests/fuzz/harness.h"
 

@@ -7,7 +7,7 @@ sections decompressed (with the zstd program; a mutated zstd frame only ever
 exercises the decompressor), /proc/kallsyms cut to 300 lines, the first PAGES
 section of each CPU cut to 2 sub-buffers, 2 SNAPSHOT rounds -- and the small
 captures of tests/hostile/gen.py. trace.dat seeds: the trace.dat test files
-(tests/data/tracedat, else ../shared/testdata/tracedat), cut down alike (v7
+(tests/data/tracedat), cut down alike (v7
 ones through trace-cmd convert), and gen.py's.
 """
 import glob
@@ -176,8 +176,6 @@ def main():
         else:
             shutil.copy(path, ftz_dir)
     dat_src = os.path.join(ROOT, "tests", "data", "tracedat")
-    if not os.path.isdir(dat_src):
-        dat_src = os.path.join(os.path.dirname(ROOT), "shared", "testdata", "tracedat")
     for path in sorted(glob.glob(os.path.join(dat_src, "*.dat"))):
         for name, seed in small_dats(path):
             open(os.path.join(dat_dir, name), "wb").write(seed)
