@@ -49,6 +49,11 @@ int ftana_exec_sql_file(sqlite3 *db, const char *path);
 /* Print every row of stmt as an aligned table, CSV or JSON array of objects.
  * Control characters are escaped in every format (print.c says how). */
 int ftana_print_rows(sqlite3_stmt *stmt, enum out_format fmt, FILE *out);
+/* The same; PRINT_NO_HEADER leaves out the header line of the table and of CSV. */
+#define PRINT_NO_HEADER 1u
+int ftana_print_rows_flags(sqlite3_stmt *stmt, enum out_format fmt, FILE *out, unsigned flags);
+/* s as a JSON string (null for NULL), valid for any bytes (print.c). */
+void ftana_json_string(FILE *out, const char *s);
 /* Strings from a file printed elsewhere go through analyze/text_escape.h. */
 
 /* Subcommands: one file each (analyze/cmd_<name>.c), dispatched from main.c. */
@@ -57,11 +62,9 @@ int cmd_info(int argc, char **argv);
 int cmd_sql(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 
-/* Canned reports: one file each (analyze/report_<name>.c) plus schema/reports/<name>.sql. */
-struct report {
-	const char *name;
-	const char *usage;  /* one line of options */
-	int (*run)(sqlite3 *db, int argc, char **argv); /* argv[0] is the report name */
-};
+/* Canned reports: reports/report_<name>.c, listed in analyze/cmd_report.c. */
+struct report_def;
+const struct report_def *report_find(const char *name);
+void report_list(FILE *out);
 
 #endif /* FTANA_H */

@@ -156,7 +156,7 @@ static char **column_names(sqlite3_stmt *st, enum out_format fmt)
 	return names;
 }
 
-static int print_table(sqlite3_stmt *st, FILE *out)
+static int print_table(sqlite3_stmt *st, FILE *out, unsigned flags)
 {
 	int cols = sqlite3_column_count(st), rc = SQLITE_NOMEM;
 	size_t *width = calloc(cols + 1, sizeof(*width));
@@ -183,9 +183,9 @@ static int print_table(sqlite3_stmt *st, FILE *out)
 				width[i] = w;
 		}
 	}
-	for (int i = 0; i < cols; i++)
-		fprintf(out, "%s%-*s", i ? "  " : "", i + 1 < cols ? (int)width[i] : 0, names[i]);
-	fputc('\n', out);
+	for (int i = 0; !(flags & PRINT_NO_HEADER) && i < cols; i++)
+		fprintf(out, "%s%-*s%s", i ? "  " : "", i + 1 < cols ? (int)width[i] : 0, names[i],
+			i + 1 < cols ? "" : "\n");
 	for (size_t r = 0; cols && r < b.nr / cols; r++) {
 		for (int i = 0; i < cols; i++) {
 			const char *s = b.cells[r * cols + i];
@@ -263,7 +263,7 @@ static bool json_number(sqlite3_stmt *st, int i)
 	return type == SQLITE_INTEGER || (type == SQLITE_FLOAT && isfinite(sqlite3_column_double(st, i)));
 }
 
-static int print_stream(sqlite3_stmt *st, enum out_format fmt, FILE *out)
+static int print_stream(sqlite3_stmt *st, enum out_format fmt, FILE *out, unsigned flags)
 {
 	int cols = sqlite3_column_count(st), rc;
 	bool first = true;
@@ -272,12 +272,13 @@ static int print_stream(sqlite3_stmt *st, enum out_format fmt, FILE *out)
 	if (fmt == OUT_CSV) {
 		if (!names)
 			return -1;
-		for (int i = 0; i < cols; i++) {
+		for (int i = 0; !(flags & PRINT_NO_HEADER) && i < cols; i++) {
 			if (i)
 				fputc(',', out);
 			csv_field(names[i], out);
+			if (i + 1 == cols)
+				fputc('\n', out);
 		}
-		fputc('\n', out);
 	} else {
 		fputc('[', out);
 	}
@@ -319,7 +320,20 @@ static int print_stream(sqlite3_stmt *st, enum out_format fmt, FILE *out)
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
+int ftana_print_rows_flags(sqlite3_stmt *stmt, enum out_format fmt, FILE *out, unsigned flags)
+{
+	return fmt == OUT_TEXT ? print_table(stmt, out, flags) : print_stream(stmt, fmt, out, flags);
+}
+
 int ftana_print_rows(sqlite3_stmt *stmt, enum out_format fmt, FILE *out)
 {
-	return fmt == OUT_TEXT ? print_table(stmt, out) : print_stream(stmt, fmt, out);
+	return ftana_print_rows_flags(stmt, fmt, out, 0);
+}
+
+void ftana_json_string(FILE *out, const char *s)
+{
+	if (!s)
+		fputs("null", out);
+	else
+		json_string(s, strlen(s), out);
 }

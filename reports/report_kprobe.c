@@ -12,6 +12,7 @@
 
 #include "analyze/ftana.h"
 #include "reports/report_func.h"
+#include "reports/report_front.h"
 #include "reports/report_util.h"
 #include "analyze/text_escape.h"
 
@@ -158,3 +159,10 @@ int report_kprobe(sqlite3 *db, int argc, char **argv)
 	}
 	return rc ? FTANA_EXIT_ERROR : FTANA_EXIT_OK;
 }
+
+/* TRANSITION: not yet on the report front end (report_front.h). */
+const struct report_def report_kprobe_def = {
+	.name = "kprobe",
+	.summary = "hits of a dynamic probe with its arguments (kprobe)",
+	.legacy = report_kprobe,
+};

@@ -103,6 +103,11 @@ int ru_stand_in(sqlite3 *db, const char *name, const char *columns)
 
 int ru_warn_lost(sqlite3 *db, const char *range_sql, FILE *out)
 {
+	return ru_warn_lost_in(db, range_sql, INT64_MIN, INT64_MAX, out);
+}
+
+int ru_warn_lost_in(sqlite3 *db, const char *range_sql, int64_t since, int64_t until, FILE *out)
+{
 	sqlite3_stmt *range, *st;
 	int64_t t0, t1;
 	int shown = 0;
@@ -117,7 +122,11 @@ int ru_warn_lost(sqlite3 *db, const char *range_sql, FILE *out)
 	t0 = sqlite3_column_int64(range, 0);
 	t1 = sqlite3_column_int64(range, 1);
 	sqlite3_finalize(range);
-	if (!have)
+	if (t0 < since)
+		t0 = since;
+	if (t1 >= until)
+		t1 = until - 1;
+	if (!have || t1 < t0)
 		return 0;
 
 	/* The kernel may only know that events were lost, not how many (count < 0). */

@@ -22,6 +22,8 @@ const char *report_file(void);
  * Written to out; reports printing CSV/JSON pass stderr so their output stays parsable.
  */
 int ru_warn_lost(sqlite3 *db, const char *range_sql, FILE *out);
+/* The same within [since, until) (a report's --since/--until). */
+int ru_warn_lost_in(sqlite3 *db, const char *range_sql, int64_t since, int64_t until, FILE *out);
 
 /*
  * If the capture has no table NAME, create an empty TEMP table NAME(COLUMNS) so views

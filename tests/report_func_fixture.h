@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "reports/report_front.h"
 
 static __attribute__((unused)) void fx_exec(sqlite3 *db, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static __attribute__((unused)) void fx_exec(sqlite3 *db, const char *fmt, ...)
@@ -113,6 +114,31 @@ static __attribute__((unused)) int fx_report(int (*fn)(sqlite3 *, int, char **),
 	dup2(saved, STDOUT_FILENO);
 	close(saved);
 	long len = ftell(tmp) >= 0 ? lseek(fileno(tmp), 0, SEEK_END) : 0;
+	*out = calloc(1, len + 1);
+	assert_non_null(*out);
+	assert_int_equal(pread(fileno(tmp), *out, len, 0), len);
+	fclose(tmp);
+	return rc;
+}
+
+/* Run `ftana report NAME ARGV...` (argv[0] = NAME, no FILE) on db through the report
+ * front end, stdout captured into *out. Returns the exit status. */
+static __attribute__((unused)) int fx_run(const char *name, sqlite3 *db, char **out, int argc,
+					   char **argv)
+{
+	FILE *tmp = tmpfile();
+	int saved = dup(STDOUT_FILENO);
+	const struct report_def *def = report_find(name);
+
+	assert_non_null(def);
+	assert_non_null(tmp);
+	fflush(stdout);
+	dup2(fileno(tmp), STDOUT_FILENO);
+	int rc = report_run_db(def, db, argc, argv);
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	long len = lseek(fileno(tmp), 0, SEEK_END);
 	*out = calloc(1, len + 1);
 	assert_non_null(*out);
 	assert_int_equal(pread(fileno(tmp), *out, len, 0), len);

@@ -118,12 +118,12 @@ static void test_funcslower(void **state)
 
 	snprintf(words, sizeof(words), "workload sleep %lld ", m);
 	long long ms = recorded_arg(db, words);
-	assert_int_equal(fx_report(report_funcslower, db, &out, 2, argv), 0);
-	assert_int_equal(fx_int(db, "SELECT count(*) FROM fs_calls WHERE dur_ns >= %lld", ms * 1000000), m);
-	assert_int_equal(fx_int(db, "SELECT count(*) FROM fs_calls WHERE dur_ns < %lld", usecs * 1000), 0);
-	assert_int_equal(fx_count_lines(out, "workload-"), fx_int(db, "SELECT count(*) FROM fs_calls"));
-	assert_int_equal(fx_int(db, "SELECT sum(COUNT) FROM funcslower_hist"),
-			 fx_int(db, "SELECT count(*) FROM fs_calls"));
+	assert_int_equal(fx_run("funcslower", db, &out, 2, argv), 0);
+	assert_int_equal(fx_int(db, "SELECT count(*) FROM slow_calls WHERE dur_ns >= %lld", ms * 1000000), m);
+	assert_int_equal(fx_int(db, "SELECT count(*) FROM slow_calls WHERE dur_ns < %lld", usecs * 1000), 0);
+	assert_int_equal(fx_count_lines(out, "workload"), fx_int(db, "SELECT count(*) FROM slow_calls"));
+	assert_int_equal(fx_int(db, "SELECT sum(count) FROM funcslower_hist"),
+			 fx_int(db, "SELECT count(*) FROM slow_calls"));
 	free(out);
 	fx_close(db);
 }

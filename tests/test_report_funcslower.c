@@ -45,23 +45,29 @@ static void test_rows_and_hist(void **state)
 	sqlite3 *db = slow_db();
 	char *out;
 	char *argv[] = { "funcslower", "-t", "-P", NULL };
+	char *hist_argv[] = { "funcslower", "--hist", NULL };
 
-	assert_int_equal(fx_report(report_funcslower, db, &out, 3, argv), 0);
-	assert_int_equal(fx_int(db, "SELECT count(*) FROM funcslower_rows"), 4);
-	assert_string_equal(fx_text(db, "SELECT \"DURATION(us)\" FROM funcslower_rows WHERE TIME = '0.002000'"),
-			    "50105.000");
-	assert_string_equal(fx_text(db, "SELECT \"COMM-PID\" FROM funcslower_rows WHERE TIME = '0.001000'"),
+	assert_int_equal(fx_run("funcslower", db, &out, 3, argv), 0);
+	assert_int_equal(fx_int(db, "SELECT count(*) FROM funcslower_sel"), 4);
+	assert_int_equal(fx_int(db, "SELECT dur_ns FROM funcslower_sel WHERE ts = 2000000"), 50105000);
+	assert_string_equal(fx_text(db, "SELECT comm || '-' || pid FROM funcslower_sel WHERE ts = 1000000"),
 			    "workload-42");
-	assert_string_equal(fx_text(db, "SELECT \"COMM-PID\" FROM funcslower_rows WHERE TIME = '0.004000'"),
+	assert_string_equal(fx_text(db, "SELECT comm || '-' || pid FROM funcslower_sel WHERE ts = 4000000"),
 			    "<...>-43");
-	assert_int_equal(fx_int(db, "SELECT COUNT FROM funcslower_hist WHERE USECS = '32768 -> 65535'"), 3);
-	assert_int_equal(fx_int(db, "SELECT COUNT FROM funcslower_hist WHERE USECS = '8192 -> 16383'"), 1);
-	assert_int_equal(fx_int(db, "SELECT COUNT FROM funcslower_hist WHERE USECS = '16384 -> 32767'"), 0);
-	/* from the first to the last non-empty bucket only */
-	assert_int_equal(fx_int(db, "SELECT count(*) FROM funcslower_hist"), 3);
 	assert_int_equal(fx_count_lines(out, "do_nanosleep"), 4);
-	assert_int_equal(fx_count_lines(out, "workload-42"), 3);
-	assert_int_equal(fx_count_lines(out, "0.003000"), 1);
+	assert_int_equal(fx_count_lines(out, "workload"), 3);
+	assert_int_equal(fx_count_lines(out, "50105"), 1);
+	assert_int_equal(fx_count_lines(out, "0.003"), 1);
+	free(out);
+
+	/* --hist instead of the rows: from the first to the last non-empty bucket */
+	assert_int_equal(fx_run("funcslower", db, &out, 2, hist_argv), 0);
+	assert_int_equal(fx_int(db, "SELECT count FROM funcslower_hist WHERE low_us = 32768"), 3);
+	assert_int_equal(fx_int(db, "SELECT count FROM funcslower_hist WHERE low_us = 8192"), 1);
+	assert_int_equal(fx_int(db, "SELECT count FROM funcslower_hist WHERE low_us = 16384"), 0);
+	assert_int_equal(fx_int(db, "SELECT count(*) FROM funcslower_hist"), 3);
+	assert_int_equal(fx_count_lines(out, "do_nanosleep"), 0);
+	assert_int_equal(fx_count_lines(out, "32768"), 1);
 	free(out);
 	fx_close(db);
 }
@@ -72,10 +78,10 @@ static void test_plain_columns(void **state)
 	char *out;
 	char *argv[] = { "funcslower", NULL };
 
-	assert_int_equal(fx_report(report_funcslower, db, &out, 1, argv), 0);
-	assert_int_equal(fx_count_lines(out, "workload-42"), 0);
-	assert_int_equal(fx_count_lines(out, "0.003000"), 0);
-	assert_int_equal(fx_count_lines(out, "50001.000"), 1);
+	assert_int_equal(fx_run("funcslower", db, &out, 1, argv), 0);
+	assert_int_equal(fx_count_lines(out, "workload"), 0);
+	assert_int_equal(fx_count_lines(out, "0.003"), 0);
+	assert_int_equal(fx_count_lines(out, "50001"), 1);
 	free(out);
 	fx_close(db);
 }

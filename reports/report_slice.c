@@ -1,0 +1,500 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report_slice.c - the part of a capture a report looks at: a time window
+ * [--since, --until), a process (-p: every thread of it), a thread (-L), a command
+ * name (-n), CPUs (--cpu), and ftrec's own threads left out (--include-ftrec keeps
+ * them). Parsed without the database, resolved against it, and given to the
+ * report's SQL as in_slice(ts, cpu, pid), in_slice_task(pid) and temp.slice (the
+ * id range of the window: events are numbered in time order, so a window is one
+ * rowid range of every event table, found by binary search, not by a scan).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "reports/report_front.h"
+#include "reports/report_func.h"
+
+#define NS_PER_S 1000000000LL
+#define NS_PER_DAY (86400LL * NS_PER_S)
+#define MAX_CPU 65536
+
+struct slice_task {
+	int64_t pid, tgid; /* tgid -1: unknown */
+	bool comm_match;   /* -n matched its comm */
+};
+
+/* --- parsing (no database) --- */
+
+int slice_parse_cpus(struct report_ctx *ctx, const char *arg)
+{
+	struct report_slice *s = &ctx->slice;
+	const char *p = arg;
+
+	if (!s->cpus) {
+		s->nr_cpu_words = MAX_CPU / 64;
+		s->cpus = calloc(s->nr_cpu_words, sizeof(*s->cpus));
+		if (!s->cpus)
+			return report_error(ctx, "out of memory");
+	}
+	s->cpu_arg = arg;
+	do {
+		char *end;
+		long lo, hi;
+
+		errno = 0;
+		lo = strtol(p, &end, 10);
+		if (end == p || lo < 0 || lo >= MAX_CPU || errno)
+			goto bad;
+		hi = lo;
+		if (*end == '-') {
+			p = end + 1;
+			hi = strtol(p, &end, 10);
+			if (end == p || hi < lo || hi >= MAX_CPU || errno)
+				goto bad;
+		}
+		for (long c = lo; c <= hi; c++)
+			s->cpus[c / 64] |= 1ull << (c % 64);
+		p = end;
+	} while (*p == ',' && *++p);
+	if (!*p)
+		return 0;
+bad:
+	return report_error(ctx, "bad --cpu '%s' (CPU numbers and ranges below %d: 0,2-3)",
+			    arg, MAX_CPU);
+}
+
+int slice_parse_comm(struct report_ctx *ctx, const char *arg)
+{
+	struct report_slice *s = &ctx->slice;
+
+	if (s->comm_re) {
+		regfree(&s->comm_regex);
+		s->comm_re = NULL;
+	}
+	if (regcomp(&s->comm_regex, arg, REG_EXTENDED | REG_NOSUB))
+		return report_error(ctx, "bad -n '%s' (not a POSIX extended regular expression)", arg);
+	s->comm_re = arg;
+	return 0;
+}
+
+void slice_free(struct report_slice *s)
+{
+	if (s->comm_re)
+		regfree(&s->comm_regex);
+	free(s->cpus);
+	free(s->tasks);
+	free(s->ftrec_tids);
+	memset(s, 0, sizeof(*s));
+}
+
+/* Digits of a fraction ".25" as nanoseconds; p points after the dot. */
+static const char *parse_frac(const char *p, int64_t *ns)
+{
+	int64_t scale = NS_PER_S / 10;
+
+	*ns = 0;
+	if (*p < '0' || *p > '9')
+		return NULL;
+	for (; *p >= '0' && *p <= '9'; p++, scale /= 10)
+		*ns += (*p - '0') * scale;
+	return p;
+}
+
+/* "HH:MM:SS[.frac]" at p: seconds of the day in ns; the rest in *rest. */
+static bool parse_hms(const char *p, int64_t *ns, const char **rest)
+{
+	int h, m, sec, n = 0;
+	int64_t frac = 0;
+
+	if (sscanf(p, "%2d:%2d:%2d%n", &h, &m, &sec, &n) != 3 || n != 8 ||
+	    h > 23 || m > 59 || sec > 60 || h < 0 || m < 0 || sec < 0)
+		return false;
+	p += n;
+	if (*p == '.' && !(p = parse_frac(p + 1, &frac)))
+		return false;
+	*ns = ((int64_t)h * 3600 + m * 60 + sec) * NS_PER_S + frac;
+	*rest = p;
+	return true;
+}
+
+/*
+ * T as a trace-clock time: seconds from the first event, or a UTC wall-clock time
+ * (HH:MM:SS[.frac]: the occurrence within 12 hours of the first event; or ISO 8601
+ * date and time, 'T' or ' ' between, 'Z' or +HH:MM / -HH:MM or nothing (UTC) after).
+ */
+static int parse_time(struct report_ctx *ctx, const char *opt, const char *arg, int64_t *out)
+{
+	const struct report_slice *s = &ctx->slice;
+	int64_t wall, frac = 0;
+	const char *rest;
+
+	if (strchr(arg, ':') || strchr(arg, 'T')) {
+		if (!s->have_wall)
+			return report_error(ctx, "%s '%s': this capture has no wall-clock start "
+					    "time; give seconds from the first event", opt, arg);
+		int64_t first_wall = s->first_ts + s->wall_offset_ns;
+
+		if (parse_hms(arg, &wall, &rest) && !*rest) {
+			int64_t day = first_wall / NS_PER_DAY * NS_PER_DAY;
+
+			wall += day;
+			if (wall < first_wall - NS_PER_DAY / 2)
+				wall += NS_PER_DAY;
+			else if (wall >= first_wall + NS_PER_DAY / 2)
+				wall -= NS_PER_DAY;
+		} else {
+			struct tm tm = { 0 };
+			int n = 0, y, mo, d;
+
+			if (sscanf(arg, "%4d-%2d-%2d%n", &y, &mo, &d, &n) != 3 || n != 10 ||
+			    (arg[10] != 'T' && arg[10] != ' ') || !parse_hms(arg + 11, &wall, &rest) ||
+			    mo < 1 || mo > 12 || d < 1 || d > 31 || y < 1970)
+				goto bad;
+			tm.tm_year = y - 1900;
+			tm.tm_mon = mo - 1;
+			tm.tm_mday = d;
+			wall += (int64_t)timegm(&tm) * NS_PER_S;
+			if (*rest == 'Z') {
+				rest++;
+			} else if (*rest == '+' || *rest == '-') {
+				int oh, om;
+
+				if (sscanf(rest + 1, "%2d:%2d%n", &oh, &om, &n) != 2 || n != 5 || oh > 23 || om > 59)
+					goto bad;
+				wall -= (*rest == '+' ? 1 : -1) * ((int64_t)oh * 3600 + om * 60) * NS_PER_S;
+				rest += 1 + n;
+			}
+			if (*rest)
+				goto bad;
+		}
+		*out = wall - s->wall_offset_ns;
+		return 0;
+	}
+	/* seconds from the first event */
+	const char *p = arg;
+	char *end;
+
+	if (*p == '+')
+		p++;
+	errno = 0;
+	long long secs = strtoll(p, &end, 10);
+	if (end == p || secs < 0 || secs > 100LL * 365 * 86400 || errno)
+		goto bad;
+	if (*end == '.' && !(end = (char *)parse_frac(end + 1, &frac)))
+		goto bad;
+	if (*end)
+		goto bad;
+	*out = s->first_ts + secs * NS_PER_S + frac;
+	return 0;
+bad:
+	return report_error(ctx, "bad %s '%s' (seconds from the first event, HH:MM:SS[.frac] "
+			    "or YYYY-MM-DDTHH:MM:SS[.frac][Z|+HH:MM], UTC)", opt, arg);
+}
+
+/* --- against the database --- */
+
+static int cmp_task(const void *a, const void *b)
+{
+	int64_t x = ((const struct slice_task *)a)->pid, y = ((const struct slice_task *)b)->pid;
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static int load_tasks(struct report_ctx *ctx)
+{
+	struct report_slice *s = &ctx->slice;
+	sqlite3_stmt *st;
+	size_t cap = 0;
+
+	if (!rf_has_table(ctx->db, "tasks"))
+		return 0;
+	if (sqlite3_prepare_v2(ctx->db, "SELECT pid, tgid, comm FROM tasks WHERE pid IS NOT NULL",
+			       -1, &st, NULL) != SQLITE_OK)
+		return report_error(ctx, "%s", sqlite3_errmsg(ctx->db));
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		if (s->nr_tasks == cap) {
+			cap = cap ? 2 * cap : 256;
+			struct slice_task *t = realloc(s->tasks, cap * sizeof(*t));
+			if (!t) {
+				sqlite3_finalize(st);
+				return report_error(ctx, "out of memory");
+			}
+			s->tasks = t;
+		}
+		const char *comm = (const char *)sqlite3_column_text(st, 2);
+		struct slice_task *t = &s->tasks[s->nr_tasks++];
+
+		t->pid = sqlite3_column_int64(st, 0);
+		t->tgid = sqlite3_column_type(st, 1) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 1);
+		t->comm_match = s->comm_re && comm && !regexec(&s->comm_regex, comm, 0, NULL, 0);
+	}
+	sqlite3_finalize(st);
+	qsort(s->tasks, s->nr_tasks, sizeof(*s->tasks), cmp_task);
+	return 0;
+}
+
+/* meta.ftrec_tids: "tid tid ..." (END section of a recording by ftrec). */
+static int load_ftrec_tids(struct report_ctx *ctx)
+{
+	struct report_slice *s = &ctx->slice;
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(ctx->db, "SELECT value FROM meta WHERE key = 'ftrec_tids'",
+			       -1, &st, NULL) != SQLITE_OK)
+		return 0; /* a .db without meta: nothing to leave out */
+	const char *v = sqlite3_step(st) == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
+
+	for (const char *p = v; p && *p;) {
+		char *end;
+		long long tid = strtoll(p, &end, 10);
+
+		if (end == p)
+			break;
+		int64_t *t = realloc(s->ftrec_tids, (s->nr_ftrec_tids + 1) * sizeof(*t));
+		if (!t)
+			break;
+		s->ftrec_tids = t;
+		s->ftrec_tids[s->nr_ftrec_tids++] = tid;
+		p = end;
+	}
+	sqlite3_finalize(st);
+	qsort(s->ftrec_tids, s->nr_ftrec_tids, sizeof(int64_t), cmp_i64);
+	return 0;
+}
+
+bool slice_task_match(const struct report_slice *s, int64_t pid)
+{
+	if (!s->include_ftrec && s->nr_ftrec_tids &&
+	    bsearch(&pid, s->ftrec_tids, s->nr_ftrec_tids, sizeof(int64_t), cmp_i64))
+		return false;
+	if (s->tid >= 0 && pid != s->tid)
+		return false;
+	if (s->pid < 0 && !s->comm_re)
+		return true;
+	struct slice_task key = { .pid = pid };
+	const struct slice_task *t = s->nr_tasks ?
+		bsearch(&key, s->tasks, s->nr_tasks, sizeof(key), cmp_task) : NULL;
+
+	if (s->pid >= 0 && pid != s->pid && !(t && t->tgid == s->pid))
+		return false;
+	if (s->comm_re && !(t && t->comm_match))
+		return false;
+	return true;
+}
+
+bool slice_match(const struct report_slice *s, int64_t ts, int64_t cpu, int64_t pid)
+{
+	if (ts < s->since_ns || ts >= s->until_ns)
+		return false;
+	if (s->cpus && (cpu < 0 || cpu >= MAX_CPU || !(s->cpus[cpu / 64] & (1ull << (cpu % 64)))))
+		return false;
+	return slice_task_match(s, pid);
+}
+
+bool slice_active(const struct report_slice *s)
+{
+	return s->since_arg || s->until_arg || s->pid >= 0 || s->tid >= 0 || s->comm_re || s->cpus;
+}
+
+/* in_slice(ts, cpu, pid): NULL ts or pid fail a filter that needs them. */
+static void in_slice_func(sqlite3_context *c, int argc, sqlite3_value **argv)
+{
+	const struct report_slice *s = sqlite3_user_data(c);
+	bool null_ts = sqlite3_value_type(argv[0]) == SQLITE_NULL;
+	bool null_cpu = sqlite3_value_type(argv[1]) == SQLITE_NULL;
+	bool null_pid = sqlite3_value_type(argv[2]) == SQLITE_NULL;
+
+	if ((null_ts && (s->since_arg || s->until_arg)) || (null_cpu && s->cpus) ||
+	    (null_pid && (s->pid >= 0 || s->tid >= 0 || s->comm_re))) {
+		sqlite3_result_int(c, 0);
+		return;
+	}
+	/* A NULL that reached here is not tested by any filter. */
+	sqlite3_result_int(c, slice_match(s, null_ts ? s->since_ns : sqlite3_value_int64(argv[0]),
+					  null_cpu ? -1 : sqlite3_value_int64(argv[1]),
+					  null_pid ? -1 : sqlite3_value_int64(argv[2])));
+}
+
+static void in_slice_task_func(sqlite3_context *c, int argc, sqlite3_value **argv)
+{
+	const struct report_slice *s = sqlite3_user_data(c);
+
+	if (sqlite3_value_type(argv[0]) == SQLITE_NULL)
+		sqlite3_result_int(c, !(s->pid >= 0 || s->tid >= 0 || s->comm_re));
+	else
+		sqlite3_result_int(c, slice_task_match(s, sqlite3_value_int64(argv[0])));
+}
+
+/* report_ts(ts): seconds (REAL), or with --wall the UTC time as text. */
+static void report_ts_func(sqlite3_context *c, int argc, sqlite3_value **argv)
+{
+	const struct report_ctx *ctx = sqlite3_user_data(c);
+
+	if (sqlite3_value_type(argv[0]) == SQLITE_NULL)
+		return;
+	int64_t ts = sqlite3_value_int64(argv[0]);
+
+	if (!ctx->wall || !ctx->slice.have_wall) {
+		sqlite3_result_double(c, ts / 1e9);
+		return;
+	}
+	int64_t wall = ts + ctx->slice.wall_offset_ns;
+	time_t secs = (time_t)(wall / NS_PER_S - (wall % NS_PER_S < 0));
+	int64_t ns = wall - (int64_t)secs * NS_PER_S;
+	struct tm tm;
+	char buf[64];
+
+	if (!gmtime_r(&secs, &tm))
+		return;
+	if (ctx->fmt == OUT_TEXT)
+		snprintf(buf, sizeof(buf), "%02d:%02d:%02d.%06" PRId64, tm.tm_hour, tm.tm_min,
+			 tm.tm_sec, ns / 1000);
+	else
+		snprintf(buf, sizeof(buf), "%04d-%02d-%02dT%02d:%02d:%02d.%09" PRId64 "Z",
+			 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min,
+			 tm.tm_sec, ns);
+	sqlite3_result_text(c, buf, -1, SQLITE_TRANSIENT);
+}
+
+/*
+ * In one event table, the first id whose ts >= since (*first) and the last whose
+ * ts < until (*last), by binary search over the rowid: ids are assigned in time
+ * order, so ts does not decrease with id. Each probe is one rowid seek.
+ */
+static int id_bounds(sqlite3 *db, const char *table, int64_t since, int64_t until,
+		     int64_t *first, int64_t *last)
+{
+	char *sql = sqlite3_mprintf("SELECT id, ts FROM \"%w\" WHERE id >= ?1 ORDER BY id LIMIT 1",
+				    table);
+	char *ends = sqlite3_mprintf("SELECT min(id), max(id) FROM \"%w\"", table);
+	sqlite3_stmt *st = NULL, *e = NULL;
+	int rc = -1;
+
+	if (!sql || !ends || sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, ends, -1, &e, NULL) != SQLITE_OK)
+		goto out;
+	if (sqlite3_step(e) != SQLITE_ROW || sqlite3_column_type(e, 0) == SQLITE_NULL) {
+		*first = INT64_MAX; /* empty table */
+		*last = INT64_MIN;
+		rc = 0;
+		goto out;
+	}
+	int64_t min_id = sqlite3_column_int64(e, 0), max_id = sqlite3_column_int64(e, 1);
+
+	for (int pass = 0; pass < 2; pass++) {
+		/* pass 0: the first id with ts >= since; pass 1: the first with ts >= until */
+		int64_t bound = pass ? until : since, lo = min_id, hi = max_id + 1;
+
+		while (lo < hi) {
+			int64_t mid = lo + (hi - lo) / 2, id, ts;
+
+			sqlite3_reset(st);
+			sqlite3_bind_int64(st, 1, mid);
+			if (sqlite3_step(st) != SQLITE_ROW) {
+				hi = mid;
+				continue;
+			}
+			id = sqlite3_column_int64(st, 0);
+			ts = sqlite3_column_int64(st, 1);
+			if (ts >= bound)
+				hi = mid;
+			else
+				lo = id + 1;
+		}
+		if (pass == 0)
+			*first = lo;
+		else
+			*last = lo - 1;
+	}
+	rc = 0;
+out:
+	sqlite3_free(sql);
+	sqlite3_free(ends);
+	sqlite3_finalize(st);
+	sqlite3_finalize(e);
+	return rc;
+}
+
+/* temp.slice's id range: over every event table. */
+static int window_ids(struct report_ctx *ctx)
+{
+	struct report_slice *s = &ctx->slice;
+	sqlite3_stmt *st;
+
+	s->lo_id = INT64_MIN;
+	s->hi_id = INT64_MAX;
+	if (!s->since_arg && !s->until_arg)
+		return 0;
+	if (!rf_has_table(ctx->db, "event_types") ||
+	    sqlite3_prepare_v2(ctx->db, "SELECT table_name FROM event_types WHERE table_name "
+			       "IS NOT NULL", -1, &st, NULL) != SQLITE_OK)
+		return 0; /* no list of tables: in_slice's ts test alone */
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int64_t first = INT64_MAX, last = INT64_MIN;
+		const char *table = (const char *)sqlite3_column_text(st, 0);
+
+		if (!table || !rf_has_table(ctx->db, table) ||
+		    id_bounds(ctx->db, table, s->since_ns, s->until_ns, &first, &last))
+			continue;
+		if (first < lo)
+			lo = first;
+		if (last > hi)
+			hi = last;
+	}
+	sqlite3_finalize(st);
+	s->lo_id = lo;
+	s->hi_id = hi;
+	return 0;
+}
+
+int slice_resolve(struct report_ctx *ctx)
+{
+	struct report_slice *s = &ctx->slice;
+	sqlite3 *db = ctx->db;
+
+	s->since_ns = INT64_MIN;
+	s->until_ns = INT64_MAX;
+	s->have_wall = rf_meta_int(db, "wall_offset_ns", &s->wall_offset_ns);
+	if (!rf_meta_int(db, "first_ts", &s->first_ts))
+		s->first_ts = 0;
+	if (!rf_meta_int(db, "last_ts", &s->last_ts))
+		s->last_ts = s->first_ts;
+	if (ctx->wall && !s->have_wall)
+		report_warn(ctx, "--wall: this capture has no wall-clock start time: "
+			    "timestamps stay trace-clock seconds");
+	if ((s->since_arg && parse_time(ctx, "--since", s->since_arg, &s->since_ns)) ||
+	    (s->until_arg && parse_time(ctx, "--until", s->until_arg, &s->until_ns)))
+		return -1;
+	if (s->until_ns <= s->since_ns)
+		return report_error(ctx, "--until is not after --since: the window is empty");
+	if (load_tasks(ctx) || load_ftrec_tids(ctx) || window_ids(ctx))
+		return -1;
+
+	char *sql = sqlite3_mprintf(
+		"DROP TABLE IF EXISTS temp.slice;"
+		"CREATE TEMP TABLE slice(since_ns INTEGER, until_ns INTEGER, lo_id INTEGER, hi_id INTEGER);"
+		"INSERT INTO temp.slice VALUES(%lld, %lld, %lld, %lld)",
+		(long long)s->since_ns, (long long)s->until_ns, (long long)s->lo_id,
+		(long long)s->hi_id);
+	int rc = sql ? sqlite3_exec(db, sql, NULL, NULL, NULL) : SQLITE_NOMEM;
+
+	sqlite3_free(sql);
+	if (rc != SQLITE_OK ||
+	    sqlite3_create_function(db, "in_slice", 3, SQLITE_UTF8 | SQLITE_DETERMINISTIC, s,
+				    in_slice_func, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_create_function(db, "in_slice_task", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, s,
+				    in_slice_task_func, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_create_function(db, "report_ts", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, ctx,
+				    report_ts_func, NULL, NULL) != SQLITE_OK)
+		return report_error(ctx, "%s", sqlite3_errmsg(db));
+	return 0;
+}
