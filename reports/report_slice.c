@@ -40,7 +40,7 @@ int slice_parse_cpus(struct report_ctx *ctx, const char *arg)
 			return report_error(ctx, "out of memory");
 	}
 	s->cpu_arg = arg;
-	do {
+	for (;;) {
 		char *end;
 		long lo, hi;
 
@@ -57,10 +57,12 @@ int slice_parse_cpus(struct report_ctx *ctx, const char *arg)
 		}
 		for (long c = lo; c <= hi; c++)
 			s->cpus[c / 64] |= 1ull << (c % 64);
-		p = end;
-	} while (*p == ',' && *++p);
-	if (!*p)
-		return 0;
+		if (!*end)
+			return 0;
+		if (*end != ',')
+			goto bad;
+		p = end + 1;
+	}
 bad:
 	return report_error(ctx, "bad --cpu '%s' (CPU numbers and ranges below %d: 0,2-3)",
 			    arg, MAX_CPU);
