@@ -5,11 +5,18 @@
 #include <string.h>
 
 #include "analyze/dbcache.h"
+#include "analyze/ftana.h"
+
+static const char usage_text[] =
+	"usage: ftana db FILE [-o OUT.db]\n"
+	"Decode FILE (a .ftz, or a trace-cmd trace.dat) into an SQLite database and print its\n"
+	"path: by default the cache beside FILE (its name + .db, or under $XDG_CACHE_HOME/ftana when\n"
+	"that directory is not writable), reused while it provably belongs to FILE.\n"
+	"  -o OUT.db   write the database to OUT.db instead\n";
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: ftana db FILE.ftz [-o OUT.db]\n");
-	return FTANA_EXIT_ERROR;
+	return ftana_usage(usage_text, false);
 }
 
 int cmd_db(int argc, char **argv)
@@ -22,7 +29,7 @@ int cmd_db(int argc, char **argv)
 		if (!strcmp(argv[i], "-o") && i + 1 < argc)
 			out = argv[++i];
 		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
-			return usage(), FTANA_EXIT_OK;
+			return ftana_usage(usage_text, true);
 		else if (argv[i][0] == '-' || in)
 			return usage();
 		else

@@ -8,6 +8,12 @@
 #include "analyze/ftana.h"
 #include "analyze/text_escape.h"
 
+static const char usage_text[] =
+	"usage: ftana info FILE\n"
+	"What the capture holds: host, kernel, clock, start time and duration, CPUs, how the\n"
+	"recording ended, events per type, and losses per CPU (pages the kernel flagged, its\n"
+	"ring-buffer counters over the recording).\n";
+
 static int print_query(sqlite3 *db, const char *title, const char *sql)
 {
 	sqlite3_stmt *st;
@@ -52,10 +58,8 @@ int cmd_info(int argc, char **argv)
 	sqlite3 *db;
 	int rc;
 
-	if (argc != 2 || argv[1][0] == '-') {
-		fprintf(stderr, "usage: ftana info FILE\n");
-		return argc == 2 && !strcmp(argv[1], "--help") ? FTANA_EXIT_OK : FTANA_EXIT_ERROR;
-	}
+	if (ftana_wants_help(argc, argv) || argc != 2 || argv[1][0] == '-')
+		return ftana_usage(usage_text, ftana_wants_help(argc, argv));
 	db = ftana_open(argv[1], &damaged);
 	if (!db)
 		return damaged ? FTANA_EXIT_DAMAGED : FTANA_EXIT_ERROR;

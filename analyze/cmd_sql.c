@@ -18,12 +18,16 @@
 #include "analyze/sqlguard.h"
 #include "analyze/text_escape.h"
 
-static int usage(void)
-{
-	fprintf(stderr, "usage: ftana sql FILE 'SELECT ...' [--csv|--json]   (read-only: SELECT, WITH,\n"
-			"       PRAGMA table_info and the like; anything that writes or attaches is refused)\n");
-	return FTANA_EXIT_ERROR;
-}
+static const char usage_text[] =
+	"usage: ftana sql FILE 'SELECT ...' [--csv|--json]\n"
+	"Run read-only SQL on the capture's database: SELECT, WITH, PRAGMA table_info and the\n"
+	"like; anything that writes or attaches is refused. Statements run in order; the rows\n"
+	"of each are printed as a text table, CSV or a JSON array.\n"
+	"Besides the tables (meta, event_types, tasks, cpu_stats, lost_events, symbols, stacks,\n"
+	"one table per event type, the events view), the reports' views are there: io (block\n"
+	"I/O pairs), calls (function_graph calls), slow_calls, func_counts, probe_hits, ... when\n"
+	"the capture has their events. docs/SQL.md documents every table, view and column.\n"
+	"  --csv   CSV (RFC 4180)     --json  a JSON array of objects (one per statement)\n";
 
 static void sql_error(sqlite3 *db)
 {
@@ -104,22 +108,31 @@ int cmd_sql(int argc, char **argv)
 	sqlite3 *db;
 	int rc;
 
+	if (ftana_wants_help(argc, argv))
+		return ftana_usage(usage_text, true);
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--csv"))
-			fmt = OUT_CSV;
-		else if (!strcmp(argv[i], "--json"))
-			fmt = OUT_JSON;
-		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
-			return usage(), FTANA_EXIT_OK;
-		else if (!file)
+		enum out_format f = !strcmp(argv[i], "--csv") ? OUT_CSV :
+				    !strcmp(argv[i], "--json") ? OUT_JSON : OUT_TEXT;
+
+		if (f != OUT_TEXT && fmt != OUT_TEXT && f != fmt) {
+			fprintf(stderr, "ftana sql: --csv and --json exclude each other: give one\n");
+			return FTANA_EXIT_ERROR;
+		} else if (f != OUT_TEXT) {
+			fmt = f;
+		} else if (argv[i][0] == '-' && argv[i][1] && !file) {
+			fprintf(stderr, "ftana sql: unknown option '%s' (see 'ftana sql --help')\n", argv[i]);
+			return FTANA_EXIT_ERROR;
+		} else if (!file) {
 			file = argv[i];
-		else if (!sql)
+		} else if (!sql) {
 			sql = argv[i];
-		else
-			return usage();
+		} else {
+			fprintf(stderr, "ftana sql: unexpected argument '%s' (one FILE, one SQL text)\n", argv[i]);
+			return FTANA_EXIT_ERROR;
+		}
 	}
 	if (!file || !sql)
-		return usage();
+		return ftana_usage(usage_text, false);
 	db = ftana_open(file, &damaged);
 	if (!db)
 		return damaged ? FTANA_EXIT_DAMAGED : FTANA_EXIT_ERROR;

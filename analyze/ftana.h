@@ -56,6 +56,12 @@ int ftana_print_rows_flags(sqlite3_stmt *stmt, enum out_format fmt, FILE *out, u
 void ftana_json_string(FILE *out, const char *s);
 /* Strings from a file printed elsewhere go through analyze/text_escape.h. */
 
+/* A subcommand's usage text: for --help on stdout (returns FTANA_EXIT_OK), for a usage
+ * error on stderr (returns FTANA_EXIT_ERROR). The text lives in the subcommand's file. */
+int ftana_usage(const char *text, bool asked);
+/* Is --help or -h among argv[1..] (before a "--")? */
+bool ftana_wants_help(int argc, char **argv);
+
 /* Subcommands: one file each (analyze/cmd_<name>.c), dispatched from main.c. */
 int cmd_db(int argc, char **argv);
 int cmd_info(int argc, char **argv);

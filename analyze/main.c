@@ -4,15 +4,29 @@
 
 #include "analyze/ftana.h"
 
+int ftana_usage(const char *text, bool asked)
+{
+	fputs(text, asked ? stdout : stderr);
+	return asked ? FTANA_EXIT_OK : FTANA_EXIT_ERROR;
+}
+
+bool ftana_wants_help(int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return true;
+	return false;
+}
+
 static const struct subcommand {
 	const char *name;
 	int (*run)(int argc, char **argv);
 	const char *usage;
 } subcommands[] = {
-	{ "db",     cmd_db,     "db FILE.ftz [-o OUT.db]          build the SQLite database" },
-	{ "info",   cmd_info,   "info FILE                        host, kernel, clock, events, losses" },
-	{ "sql",    cmd_sql,    "sql FILE 'SELECT ...' [--csv|--json]  run a read-only query" },
-	{ "report", cmd_report, "report NAME FILE [OPTIONS]       canned reports (ftana report --help)" },
+	{ "db",     cmd_db,     "db FILE [-o OUT.db]                   build the SQLite database" },
+	{ "info",   cmd_info,   "info FILE                             host, kernel, clock, events, losses" },
+	{ "sql",    cmd_sql,    "sql FILE 'SELECT ...' [--csv|--json]  run read-only SQL" },
+	{ "report", cmd_report, "report NAME [OPTIONS] FILE            canned reports (ftana report --help)" },
 };
 
 static void usage(FILE *out)
@@ -20,7 +34,9 @@ static void usage(FILE *out)
 	fprintf(out, "usage: ftana COMMAND ...\n");
 	for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
 		fprintf(out, "  ftana %s\n", subcommands[i].usage);
-	fprintf(out, "FILE is a .ftz from ftrec or a .db made by 'ftana db'.\n");
+	fprintf(out, "FILE is a .ftz from ftrec, a trace-cmd trace.dat, or a .db made by 'ftana db'.\n"
+		     "'ftana COMMAND --help' describes each command.\n"
+		     "Exit status: 0 ok, 1 error, 3 the input is damaged (results cover what came before).\n");
 }
 
 int main(int argc, char **argv)
@@ -29,7 +45,8 @@ int main(int argc, char **argv)
 	 * allocation, ~10% of a bulk import (bench/decode.sh). Before any other call. */
 	sqlite3_config(SQLITE_CONFIG_SINGLETHREAD);
 	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
-	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
+	    !strcmp(argv[1], "help")) {
 		usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? FTANA_EXIT_ERROR : FTANA_EXIT_OK;
 	}
