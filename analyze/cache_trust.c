@@ -18,6 +18,7 @@
 #include "analyze/dbcache.h"
 #include "analyze/siphash.h"
 #include "format/ftz_int.h"
+#include "analyze/diag.h"
 
 static uint8_t key[SIPHASH_KEY_LEN];
 static enum { KEY_UNKNOWN, KEY_KEPT, KEY_THIS_RUN } key_state;
@@ -119,7 +120,7 @@ static const uint8_t *the_key(void)
 		key_state = KEY_KEPT;
 		return key;
 	}
-	fprintf(stderr, "ftana: warning: cannot keep the cache key %s (%s); caches are rebuilt every time\n",
+	ftana_error("warning: cannot keep the cache key %s (%s); caches are rebuilt every time\n",
 		path, rc == -EPERM ? "not a private file of this user" : strerror(-rc));
 	key_state = KEY_THIS_RUN;
 	if (random_key() < 0)

@@ -7,6 +7,7 @@
 
 #include "analyze/ftana.h"
 #include "analyze/text_escape.h"
+#include "analyze/diag.h"
 
 static const char usage_text[] =
 	"usage: ftana info FILE\n"
@@ -20,7 +21,7 @@ static int print_query(sqlite3 *db, const char *title, const char *sql)
 	int rc;
 
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-		fprintf(stderr, "ftana: info: %s\n", sqlite3_errmsg(db));
+		ftana_error("%s\n", sqlite3_errmsg(db));
 		return -1;
 	}
 	printf("\n%s\n", title);
@@ -36,7 +37,7 @@ static int summary(sqlite3 *db)
 
 	if (sqlite3_prepare_v2(db, "SELECT key, value FROM info_summary WHERE value IS NOT NULL"
 			       " ORDER BY ord", -1, &st, NULL) != SQLITE_OK) {
-		fprintf(stderr, "ftana: info: %s\n", sqlite3_errmsg(db));
+		ftana_error("%s\n", sqlite3_errmsg(db));
 		return -1;
 	}
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {

@@ -17,6 +17,7 @@
 #include "reports/report_util.h"
 #include "analyze/sqlguard.h"
 #include "analyze/text_escape.h"
+#include "analyze/diag.h"
 
 static const char usage_text[] =
 	"usage: ftana sql FILE 'SELECT ...' [--csv|--json]\n"
@@ -32,7 +33,7 @@ static const char usage_text[] =
 static void sql_error(sqlite3 *db)
 {
 	/* the message may quote names from the file */
-	fputs("ftana: sql: ", stderr);
+	fprintf(stderr, "%s: ", diag_prefix());
 	text_fputs(stderr, sqlite3_errmsg(db));
 	fputc('\n', stderr);
 }
@@ -50,7 +51,7 @@ static int prepare_all(sqlite3 *db, const char *sql, sqlite3_stmt ***out, size_t
 		int rc = ftana_prepare_user_sql(db, tail, &st, &tail, why, sizeof(why));
 
 		if (rc == -2) {
-			fputs("ftana sql: refused: statement writes or attaches (", stderr);
+			fprintf(stderr, "%s: refused: statement writes or attaches (", diag_prefix());
 			text_fputs(stderr, why);
 			fputs(")\n", stderr);
 		} else if (rc < 0) {
@@ -63,7 +64,7 @@ static int prepare_all(sqlite3 *db, const char *sql, sqlite3_stmt ***out, size_t
 		grown = realloc(list, (n + 1) * sizeof(*list));
 		if (!grown) {
 			sqlite3_finalize(st);
-			fprintf(stderr, "ftana: sql: out of memory\n");
+			ftana_error("out of memory\n");
 			goto fail;
 		}
 		list = grown;
@@ -115,19 +116,19 @@ int cmd_sql(int argc, char **argv)
 				    !strcmp(argv[i], "--json") ? OUT_JSON : OUT_TEXT;
 
 		if (f != OUT_TEXT && fmt != OUT_TEXT && f != fmt) {
-			fprintf(stderr, "ftana sql: --csv and --json exclude each other: give one\n");
+			ftana_error("--csv and --json exclude each other: give one\n");
 			return FTANA_EXIT_ERROR;
 		} else if (f != OUT_TEXT) {
 			fmt = f;
 		} else if (argv[i][0] == '-' && argv[i][1] && !file) {
-			fprintf(stderr, "ftana sql: unknown option '%s' (see 'ftana sql --help')\n", argv[i]);
+			ftana_error("unknown option '%s' (see 'ftana sql --help')\n", argv[i]);
 			return FTANA_EXIT_ERROR;
 		} else if (!file) {
 			file = argv[i];
 		} else if (!sql) {
 			sql = argv[i];
 		} else {
-			fprintf(stderr, "ftana sql: unexpected argument '%s' (one FILE, one SQL text)\n", argv[i]);
+			ftana_error("unexpected argument '%s' (one FILE, one SQL text)\n", argv[i]);
 			return FTANA_EXIT_ERROR;
 		}
 	}

@@ -29,6 +29,7 @@
 #include "analyze/sql_files.h"
 #include "analyze/sqlguard.h"
 #include "analyze/text_escape.h"
+#include "analyze/diag.h"
 
 /* Bump when the database layout changes: older caches are rebuilt. */
 #define DB_VERSION "3" /* 2: profile_rounds, function_profile; 3: signed (cache_mac) */
@@ -86,7 +87,7 @@ static bool warn_damage(sqlite3 *db, const char *path)
 		char *off_shown = text_escaped(off ? off : "?");
 		char *why_shown = text_escaped(why ? why : "?");
 
-		fprintf(stderr, "ftana: %s: warning: damaged at offset %s (%s); using the events before it\n",
+		ftana_error("%s: warning: damaged at offset %s (%s); using the events before it\n",
 			path, off_shown ? off_shown : "?", why_shown ? why_shown : "?");
 		free(off_shown);
 		free(why_shown);
@@ -105,7 +106,7 @@ static sqlite3 *open_db(const char *path, bool quiet)
 	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
 	    ftana_db_harden(db) < 0) {
 		if (!quiet)
-			fprintf(stderr, "ftana: %s: %s\n", path, sqlite3_errmsg(db));
+			ftana_error("%s: %s\n", path, sqlite3_errmsg(db));
 		sqlite3_close(db);
 		return NULL;
 	}
@@ -169,7 +170,7 @@ static int finish_build(void *arg)
 	if (!rc && rename(b->tmp, b->out) < 0)
 		rc = -1;
 	if (rc < 0)
-		fprintf(stderr, "ftana: %s: cannot write the database: %s\n", b->out,
+		ftana_error("%s: cannot write the database: %s\n", b->out,
 			errno ? strerror(errno) : "SQL error");
 	return rc;
 }
@@ -183,7 +184,7 @@ static int build(const char *input, uint64_t digest, const char *out, bool *dama
 
 	*damaged = false;
 	if (stat(input, &src) < 0) {
-		fprintf(stderr, "ftana: %s: %s\n", input, strerror(errno));
+		ftana_error("%s: %s\n", input, strerror(errno));
 		return -1;
 	}
 	if (asprintf(&tmp, "%s.tmp.%d", out, (int)getpid()) < 0)
@@ -203,7 +204,7 @@ static int input_digest(const char *input, uint64_t *digest)
 	enum kind k = sniff(input);
 
 	if (trust_input_digest(input, k == KIND_TRACEDAT ? INPUT_TRACEDAT : INPUT_FTZ, digest) < 0) {
-		fprintf(stderr, "ftana: %s: %s\n", input, strerror(errno));
+		ftana_error("%s: %s\n", input, strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -296,7 +297,7 @@ static sqlite3 *open_input(const char *path, const struct stat *src, bool *damag
 	sqlite3 *db = NULL;
 
 	if (!cache) {
-		fprintf(stderr, "ftana: out of memory\n");
+		ftana_error("out of memory\n");
 		return NULL;
 	}
 	if (input_digest(path, &digest) < 0)
@@ -307,13 +308,13 @@ static sqlite3 *open_input(const char *path, const struct stat *src, bool *damag
 		goto out;
 	}
 	if (suspicious)
-		fprintf(stderr, "ftana: %s: not made by this user's ftana from %s; rebuilding it\n",
+		ftana_error("%s: not made by this user's ftana from %s; rebuilding it\n",
 			cache, path);
 	if (build(path, digest, cache, damaged) < 0)
 		goto out;
 	db = open_trusted(cache, src, digest, &suspicious);
 	if (!db)
-		fprintf(stderr, "ftana: %s: changed by someone else while it was built\n", cache);
+		ftana_error("%s: changed by someone else while it was built\n", cache);
 out:
 	free(cache);
 	return db;
@@ -326,7 +327,7 @@ sqlite3 *ftana_open(const char *path, bool *damaged)
 
 	*damaged = false;
 	if (stat(path, &src) < 0) {
-		fprintf(stderr, "ftana: %s: %s\n", path, strerror(errno));
+		ftana_error("%s: %s\n", path, strerror(errno));
 		return NULL;
 	}
 	switch (sniff(path)) {
@@ -336,7 +337,7 @@ sqlite3 *ftana_open(const char *path, bool *damaged)
 			*damaged = warn_damage(db, path);
 		return db;
 	case KIND_OTHER:
-		fprintf(stderr, "ftana: %s: not an .ftz file, trace.dat or ftana database\n", path);
+		ftana_error("%s: not an .ftz file, trace.dat or ftana database\n", path);
 		return NULL;
 	case KIND_FTZ:
 	case KIND_TRACEDAT:
@@ -351,11 +352,11 @@ int ftana_exec_sql_file(sqlite3 *db, const char *path)
 	char *msg = NULL;
 
 	if (!sql) {
-		fprintf(stderr, "ftana: %s: no such SQL file built in\n", path);
+		ftana_error("%s: no such SQL file built in\n", path);
 		return -1;
 	}
 	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		fprintf(stderr, "ftana: %s: %s\n", path, msg ? msg : sqlite3_errmsg(db));
+		ftana_error("%s: %s\n", path, msg ? msg : sqlite3_errmsg(db));
 		sqlite3_free(msg);
 		return -1;
 	}

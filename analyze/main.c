@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analyze/diag.h"
 #include "analyze/ftana.h"
 
 int ftana_usage(const char *text, bool asked)
@@ -51,8 +52,14 @@ int main(int argc, char **argv)
 		return argc < 2 ? FTANA_EXIT_ERROR : FTANA_EXIT_OK;
 	}
 	for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
-		if (!strcmp(argv[1], subcommands[i].name))
+		if (!strcmp(argv[1], subcommands[i].name)) {
+			static char prefix[32];
+
+			/* every message of the command says which it is: "ftana db: ..." */
+			snprintf(prefix, sizeof(prefix), "ftana %s", subcommands[i].name);
+			diag_set_prefix(prefix);
 			return subcommands[i].run(argc - 1, argv + 1);
+		}
 	fprintf(stderr, "ftana: unknown command '%s' (try 'ftana --help')\n", argv[1]);
 	return FTANA_EXIT_ERROR;
 }

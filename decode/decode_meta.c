@@ -296,7 +296,7 @@ int dmeta_load_tep(struct dec *d, char *err, size_t errlen)
 		size_t dropped = tg_register_printk_formats(d->tep, text);
 
 		if (dropped)
-			tg_warn_once("ftana: %s: warning: %zu malformed printk_formats line%s "
+			tg_warn_once("%s: warning: %zu malformed printk_formats line%s "
 				"ignored\n", d->path, dropped, dropped == 1 ? "" : "s");
 	}
 	text = dec_file(d, "/proc/kallsyms", -1, NULL);

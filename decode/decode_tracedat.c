@@ -43,6 +43,7 @@
 #include "decode/decode_int.h"
 #include "decode/ftrace_names.h"
 #include "decode/tep_guard.h"
+#include "analyze/diag.h"
 
 #define DAT_MAGIC "\x17\x08\x44tracing"
 #define DAT_MAGIC_LEN 10
@@ -136,7 +137,7 @@ static int add_kallsyms(struct dec *d)
 
 	if (stdout_of(print_funcs, d->tep, &funcs) < 0) {
 		/* only the symbols table is lost: function reports show addresses */
-		fprintf(stderr, "ftana: %s: warning: cannot list its kernel symbols\n", d->path);
+		ftana_error("%s: warning: cannot list its kernel symbols\n", d->path);
 		return 0;
 	}
 	if (!funcs)
@@ -433,7 +434,7 @@ int dat_next(struct dec *d, struct dec_event *ev)
 		t->done = true;
 		if (t->cmd_len && add_text(d, "saved_cmdlines", FTZ_PHASE_END, t->cmdlines,
 					   t->cmd_len) < 0)
-			fprintf(stderr, "ftana: %s: out of memory for saved_cmdlines\n", d->path);
+			ftana_error("%s: out of memory for saved_cmdlines\n", d->path);
 		return 0;
 	}
 	t->rec = r;
@@ -520,7 +521,7 @@ static enum tep_errno hold_format(const char *buf, unsigned long size, const cha
 	char *block;
 
 	if (sys_len > SYSTEM_NAME_MAX) {
-		tg_warn_once("ftana: %s: warning: an event system's name is longer than %d "
+		tg_warn_once("%s: warning: an event system's name is longer than %d "
 			     "bytes; its events are skipped\n", held.path, SYSTEM_NAME_MAX);
 		return TEP_ERRNO__READ_FORMAT_FAILED;
 	}

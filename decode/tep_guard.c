@@ -26,6 +26,7 @@
 
 #include "analyze/text_escape.h"
 #include "decode/tep_guard.h"
+#include "analyze/diag.h"
 
 /* Child exit codes: fn's own are 0..127. */
 #define TG_EXIT_HUNG 150
@@ -78,10 +79,16 @@ void tg_warn_once(const char *fmt, ...)
 	char *msg = NULL;
 	va_list ap;
 
+	char *body = NULL;
+
 	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) < 0)
-		msg = NULL;
+	if (vasprintf(&body, fmt, ap) < 0)
+		body = NULL;
 	va_end(ap);
+	/* the command's prefix (analyze/diag.h) before the file's name */
+	if (!body || asprintf(&msg, "%s: %s", diag_prefix(), body) < 0)
+		msg = NULL;
+	free(body);
 	if (!msg)
 		return;
 	for (const unsigned char *c = (const unsigned char *)msg; *c; c++)
@@ -444,7 +451,7 @@ int tg_parse_formats(struct tep_handle *tep, const char *path, struct tg_header 
 	}
 	for (size_t i = 0; i < n; i++) {
 		if (res1[i] == -1) /* refused, not crashed: that event's fields are lost */
-			tg_warn_once("ftana: %s: warning: cannot parse %s\n", path, f[i].file);
+			tg_warn_once("%s: warning: cannot parse %s\n", path, f[i].file);
 		if (res1[i] != TG_STEP_CRASHED)
 			continue;
 		second.texts[nr_crashed] = without_print_fmt(f[i].text, f[i].len);
@@ -452,7 +459,7 @@ int tg_parse_formats(struct tep_handle *tep, const char *path, struct tg_header 
 			crashed[nr_crashed++] = i;
 			continue;
 		}
-		tg_warn_once("ftana: %s: warning: event %s: format crashes libtraceevent (%s); "
+		tg_warn_once("%s: warning: event %s: format crashes libtraceevent (%s); "
 			"skipped\n", path, event_label(f[i].file, label, sizeof(label)),
 			tg_death_text(&dead1[i], why, sizeof(why)));
 	}
@@ -467,11 +474,11 @@ int tg_parse_formats(struct tep_handle *tep, const char *path, struct tg_header 
 		event_label(f[i].file, label, sizeof(label));
 		tg_death_text(&dead1[i], why, sizeof(why));
 		if (res2[k] == 0)
-			tg_warn_once("ftana: %s: warning: event %s: its print fmt crashes "
+			tg_warn_once("%s: warning: event %s: its print fmt crashes "
 				"libtraceevent (%s); its fields are kept and printed without it\n",
 				path, label, why);
 		else
-			tg_warn_once("ftana: %s: warning: event %s: format crashes libtraceevent "
+			tg_warn_once("%s: warning: event %s: format crashes libtraceevent "
 				"(%s); skipped\n", path, label, why);
 	}
 out:

@@ -31,6 +31,7 @@
 
 #include "import/import.h"
 #include "import/import_child.h"
+#include "analyze/diag.h"
 
 enum child_status { CHILD_OK = 0, CHILD_ERROR = 1, CHILD_DAMAGED_EMPTY = 2, CHILD_DAMAGED = 3 };
 
@@ -77,12 +78,12 @@ static enum child_status child_import(const char *ftz, const char *tmp)
 	prctl(PR_SET_PDEATHSIG, SIGKILL); /* a parent killed with -9 takes its import along */
 	rc = import_ftz(ftz, tmp, isatty(STDERR_FILENO), &res, err, sizeof(err));
 	if (rc < 0) {
-		fprintf(stderr, "ftana: %s\n", err);
+		ftana_error("%s\n", err);
 		return rc == -2 ? CHILD_DAMAGED_EMPTY : CHILD_ERROR;
 	}
 	test_hook();
 	if (res.damaged) {
-		fprintf(stderr, "ftana: %s: warning: damaged at offset %" PRIu64 " (%s); using the events before it\n",
+		ftana_error("%s: warning: damaged at offset %" PRIu64 " (%s); using the events before it\n",
 			ftz, res.damage_offset, res.damage_reason);
 		return CHILD_DAMAGED;
 	}
@@ -120,7 +121,7 @@ int import_isolated(const char *ftz, const char *tmp, bool *damaged,
 	importer = pid;
 	sigprocmask(SIG_SETMASK, &unblocked, NULL);
 	if (pid < 0) {
-		fprintf(stderr, "ftana: %s: cannot start the import: %s\n", ftz, strerror(errno));
+		ftana_error("%s: cannot start the import: %s\n", ftz, strerror(errno));
 	} else {
 		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 			;
@@ -140,11 +141,11 @@ int import_isolated(const char *ftz, const char *tmp, bool *damaged,
 		case CHILD_ERROR:
 			break; /* the child said why */
 		default: /* not ours: a sanitizer's report, an exit() in a library */
-			fprintf(stderr, "ftana: %s: the import ended with status %d; no database was built\n",
+			ftana_error("%s: the import ended with status %d; no database was built\n",
 				ftz, WEXITSTATUS(status));
 		}
 	} else if (pid > 0 && WIFSIGNALED(status) && !stop_signal) {
-		fprintf(stderr, "ftana: %s: decoder crashed (signal %d, %s); no database was built\n",
+		ftana_error("%s: decoder crashed (signal %d, %s); no database was built\n",
 			ftz, WTERMSIG(status), strsignal(WTERMSIG(status)));
 	}
 	/* finish (sign, rename) runs with the signals still deferred: a Ctrl-C now

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "import/import_int.h"
+#include "analyze/diag.h"
 
 static bool int_size(uint32_t size)
 {
@@ -121,7 +122,7 @@ static int plan_table(struct importer *im, struct etable *t)
 	while (fields && fields[n])
 		n++;
 	if (n > max_fields(im)) {
-		fprintf(stderr, "ftana: %s: warning: event %s:%s has %d fields; only the first %d"
+		ftana_error("%s: warning: event %s:%s has %d fields; only the first %d"
 			" are imported\n", im->path, t->event->system, t->event->name, n,
 			max_fields(im));
 		n = max_fields(im);
@@ -153,7 +154,7 @@ static void mark_duplicate_ids(struct importer *im)
 			dups++;
 		}
 	if (dups)
-		fprintf(stderr, "ftana: %s: warning: %d event formats reuse the ID of another;"
+		ftana_error("%s: warning: %d event formats reuse the ID of another;"
 			" they are ignored\n", im->path, dups);
 }
 

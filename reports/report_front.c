@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/diag.h"
 #include "reports/report_front.h"
 #include "reports/report_util.h"
 
@@ -227,8 +228,8 @@ static int common_option(struct report_ctx *ctx, int val, const char *arg)
 	struct report_slice *s = &ctx->slice;
 
 	switch (val) {
-	case OPT_SINCE: s->since_arg = arg; return 0;
-	case OPT_UNTIL: s->until_arg = arg; return 0;
+	case OPT_SINCE: s->since_arg = arg; return slice_check_time(ctx, "--since", arg);
+	case OPT_UNTIL: s->until_arg = arg; return slice_check_time(ctx, "--until", arg);
 	case 'p': return parse_id(ctx, "-p", arg, &s->pid);
 	case 'L': return parse_id(ctx, "-L", arg, &s->tid);
 	case 'n': return slice_parse_comm(ctx, arg);
@@ -446,15 +447,24 @@ int report_front_run(const struct report_def *def, int argc, char **argv)
 		ctx_free(&ctx);
 		return FTANA_EXIT_ERROR;
 	}
+	char *prefix = NULL;
+
+	/* the cache's and the decoder's messages say which report they belong to */
+	if (asprintf(&prefix, "ftana report %s", def->name) > 0)
+		diag_set_prefix(prefix);
 	ctx.db = ftana_open(ctx.file, &damaged);
 	if (!ctx.db) {
 		ctx_free(&ctx);
+		diag_set_prefix(NULL);
+		free(prefix);
 		return damaged ? FTANA_EXIT_DAMAGED : FTANA_EXIT_ERROR;
 	}
 	report_set_file(ctx.file);
 	rc = run_on_db(&ctx, damaged);
 	sqlite3_close(ctx.db);
 	ctx_free(&ctx);
+	diag_set_prefix(NULL);
+	free(prefix);
 	return rc == FTANA_EXIT_OK && damaged ? FTANA_EXIT_DAMAGED : rc;
 }
 

@@ -155,6 +155,7 @@ int report_warn_lost(struct report_ctx *ctx, const char *range_sql);
  */
 int slice_parse_cpus(struct report_ctx *ctx, const char *arg);
 int slice_parse_comm(struct report_ctx *ctx, const char *arg);
+int slice_check_time(struct report_ctx *ctx, const char *opt, const char *arg);
 int slice_resolve(struct report_ctx *ctx);
 void slice_free(struct report_slice *s);
 

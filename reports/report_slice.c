@@ -196,6 +196,21 @@ bad:
 			    "or YYYY-MM-DDTHH:MM:SS[.frac][Z|+HH:MM], UTC)", opt, arg);
 }
 
+int slice_check_time(struct report_ctx *ctx, const char *opt, const char *arg)
+{
+	/* The syntax only, before the database is opened: as if it had a wall clock. */
+	struct report_slice saved = ctx->slice;
+	int64_t ignored;
+	int rc;
+
+	ctx->slice.have_wall = true;
+	ctx->slice.first_ts = 0;
+	ctx->slice.wall_offset_ns = 0;
+	rc = parse_time(ctx, opt, arg, &ignored);
+	ctx->slice = saved;
+	return rc;
+}
+
 /* --- against the database --- */
 
 static int cmp_task(const void *a, const void *b)

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# test_report_front.sh - what every `ftana report NAME` shares, for every report the
+# program lists (so a new report is covered without editing this file), and the help of
+# every ftana command:
+#  - `--help` anywhere (before FILE, after it, after a bad option) prints that report's
+#    full help on stdout, exits 0, and does not touch FILE (no database built, none
+#    opened: a FILE that does not exist is fine);
+#  - the help lists every common option (the front end's) and the report's own;
+#  - errors are one line "ftana report NAME: ...", exit 1: an unknown option, a stray
+#    argument, --csv with --json, a bad number, a missing FILE;
+#  - options work before and after FILE (same output);
+#  - ftana COMMAND --help exits 0 on stdout for every command; usage errors exit 1 on stderr.
+. "$(dirname "$0")/lib.sh"
+FTANA=${FTANA:-$ROOT_DIR/$BUILD/san/ftana}
+require_bin "$FTANA"
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cp "$ROOT_DIR/samples/funcslower.ftz" "$work/"
+
+reports=$("$FTANA" report --help | awk '/^reports:/ { on = 1; next } on && NF { print $1 }')
+assert_ge "reports listed by 'ftana report --help'" 7 "$(printf '%s\n' $reports | grep -c .)"
+
+common="--since --until --pid --tid --comm --cpu --include-ftrec --wall --csv --json --header --no-header --verbose --help"
+
+for r in $reports; do
+	# --help in three places, FILE missing: exit 0, help on stdout, nothing on stderr
+	for args in "--help" "$work/none.ftz --help" "-h $work/none.ftz" "--no-such-option --help"; do
+		# shellcheck disable=SC2086
+		"$FTANA" report "$r" $args >"$work/out" 2>"$work/err"
+		rc=$?
+		assert_eq "$r $args: exit" 0 "$rc"
+		assert_eq "$r $args: stderr lines" 0 "$(wc -l <"$work/err")"
+		assert_contains "$r $args: usage line" "$work/out" "^usage: ftana report $r "
+	done
+	[ -e "$work/none.ftz.db" ] && fail "$r --help created a database"
+	for o in $common; do
+		grep -q -- "$o" "$work/out" || fail "$r --help does not list the common option $o"
+	done
+	# each of the report's own options (the lines of its "NAME options:" block) is accepted
+	# by the parser: a flag given twice or with a value is never "unknown option"
+	own=$(awk -v r="$r" '$0 == r " options:" { on = 1; next } on && /^$/ { exit } on' "$work/out" |
+		grep -oE -- '--[a-z][a-z-]*|^ +-[A-Za-z]' | tr -d ' ')
+	for o in $own; do
+		"$FTANA" report "$r" "$o" --help >/dev/null 2>&1 ||
+			fail "$r: its own option $o breaks --help"
+	done
+
+	# one-line errors, exit 1, the report's prefix
+	for args in "--no-such-option $work/none.ftz" "$work/none.ftz stray" "--csv --json $work/none.ftz" \
+		"--cpu x $work/none.ftz" "--since yesterday $work/none.ftz" "-p abc $work/none.ftz" ""; do
+		# shellcheck disable=SC2086
+		"$FTANA" report "$r" $args >"$work/out" 2>"$work/err"
+		rc=$?
+		assert_eq "$r '$args': exit" 1 "$rc"
+		assert_eq "$r '$args': one line on stderr" 1 "$(wc -l <"$work/err")"
+		assert_contains "$r '$args': prefix" "$work/err" "^ftana report $r: "
+		assert_eq "$r '$args': nothing on stdout" 0 "$(wc -c <"$work/out")"
+	done
+	[ -e "$work/none.ftz.db" ] && fail "$r: a usage error created a database"
+done
+
+# options before and after FILE: the same output
+"$FTANA" report funcslower -t --csv "$work/funcslower.ftz" >"$work/before" 2>&1
+"$FTANA" report funcslower "$work/funcslower.ftz" -t --csv >"$work/after" 2>&1
+assert_eq "funcslower: options before FILE = after it" "$(cat "$work/before")" "$(cat "$work/after")"
+assert_ge "funcslower rows" 2 "$(wc -l <"$work/after")"
+# bundled short options
+"$FTANA" report funcslower -tP "$work/funcslower.ftz" >"$work/bundled" 2>&1
+"$FTANA" report funcslower -t -P "$work/funcslower.ftz" >"$work/apart" 2>&1
+assert_eq "funcslower: -tP = -t -P" "$(cat "$work/apart")" "$(cat "$work/bundled")"
+
+# the other commands
+for c in db info sql report; do
+	"$FTANA" "$c" --help >"$work/out" 2>"$work/err"
+	assert_eq "ftana $c --help: exit" 0 "$?"
+	assert_contains "ftana $c --help: usage on stdout" "$work/out" "^usage: ftana ($c|report)"
+	assert_eq "ftana $c --help: stderr" 0 "$(wc -c <"$work/err")"
+	"$FTANA" "$c" >"$work/out" 2>"$work/err"
+	assert_eq "ftana $c without arguments: exit" 1 "$?"
+	assert_eq "ftana $c without arguments: stdout" 0 "$(wc -c <"$work/out")"
+done
+"$FTANA" --help >"$work/out" 2>&1
+assert_eq "ftana --help: exit" 0 "$?"
+for c in db info sql report; do
+	grep -q "^  ftana $c " "$work/out" || fail "ftana --help does not list $c"
+done
+
+finish
