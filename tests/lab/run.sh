@@ -116,7 +116,7 @@ for c in "$LAB"/*.c; do
 	[ -f "$c" ] || continue
 	exe=$WORK/bin/$(basename "$c" .c)
 	if [ ! -x "$exe" ] || [ "$c" -nt "$exe" ]; then
-		${CC:-cc} -static -O2 -g -Wall -Wextra -std=gnu11 -o "$exe" "$c" || die "cannot build $c"
+		${CC:-cc} -static -pthread -O2 -g -Wall -Wextra -std=gnu11 -o "$exe" "$c" || die "cannot build $c"
 	fi
 	cp "$exe" "$WORK/common/lab/bin/"
 done

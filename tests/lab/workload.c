@@ -10,14 +10,19 @@
  *   workload sleep M MS         M sleeps of MS milliseconds each (nanosleep)
  *   workload read FILE BYTES    one read(2) of BYTES bytes from the start of FILE
  *   workload open PATH          one open(2) + close(2) of PATH (failing is fine)
+ *   workload threads T K MS     T threads; thread i (1..T) makes i*K getppid(2) calls in
+ *                               each of 3 bursts, MS ms apart (all threads in step)
  *
  * Each operation is made with syscall() so it is exactly one system call of that kind
  * (the C library would add or cache some). First line on stdout: "pid=N" (so a scenario
  * can pick the workload out of the trace), then one "key=value" line of what was done:
- * "getppid=K", "bursts=B getppid=B*K", "sleep=M ms=MS", "read=BYTES_READ", "open=PATH fd=FD".
+ * "getppid=K", "bursts=B getppid=B*K", "sleep=M ms=MS", "read=BYTES_READ", "open=PATH fd=FD";
+ * threads: one "tid=X getppid=N" line per thread, then for each burst
+ * "burst=J start_wall_ns=A end_wall_ns=B" (CLOCK_REALTIME around all threads' calls).
  * Exit 0; 1 when a system call failed; 2 on bad usage.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,6 +116,77 @@ static int do_open(char **argv)
 	return 0;
 }
 
+#define THREAD_BURSTS 3
+
+/* threads: every thread waits for the main thread at a barrier before and after each burst. */
+struct burst_thread {
+	pthread_t thread;
+	pthread_barrier_t *barrier;
+	long calls;      /* per burst */
+	pid_t tid;
+};
+
+static void *burst_thread(void *arg)
+{
+	struct burst_thread *t = arg;
+
+	t->tid = (pid_t)syscall(SYS_gettid);
+	for (int b = 0; b < THREAD_BURSTS; b++) {
+		pthread_barrier_wait(t->barrier); /* start */
+		for (long i = 0; i < t->calls; i++)
+			syscall(SYS_getppid);
+		pthread_barrier_wait(t->barrier); /* done */
+	}
+	return NULL;
+}
+
+static long long wall_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static int do_threads(char **argv)
+{
+	long nr = parse_count(argv[0], "T"), k = parse_count(argv[1], "K");
+	long ms = parse_count(argv[2], "MS");
+	struct timespec gap = { .tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L };
+	long long start[THREAD_BURSTS], end[THREAD_BURSTS];
+	struct burst_thread *t = calloc(nr ? nr : 1, sizeof(*t));
+	pthread_barrier_t barrier;
+
+	if (!t || nr < 1 || pthread_barrier_init(&barrier, NULL, (unsigned)nr + 1)) {
+		fprintf(stderr, "workload: threads: cannot set up %ld threads\n", nr);
+		return 1;
+	}
+	for (long i = 0; i < nr; i++) {
+		t[i].barrier = &barrier;
+		t[i].calls = (i + 1) * k;
+		if (pthread_create(&t[i].thread, NULL, burst_thread, &t[i])) {
+			fprintf(stderr, "workload: threads: pthread_create failed\n");
+			return 1;
+		}
+	}
+	for (int b = 0; b < THREAD_BURSTS; b++) {
+		if (b > 0)
+			nanosleep(&gap, NULL);
+		start[b] = wall_ns();
+		pthread_barrier_wait(&barrier);
+		pthread_barrier_wait(&barrier);
+		end[b] = wall_ns();
+	}
+	for (long i = 0; i < nr; i++) {
+		pthread_join(t[i].thread, NULL);
+		printf("tid=%d getppid=%ld\n", (int)t[i].tid, t[i].calls * THREAD_BURSTS);
+	}
+	for (int b = 0; b < THREAD_BURSTS; b++)
+		printf("burst=%d start_wall_ns=%lld end_wall_ns=%lld\n", b + 1, start[b], end[b]);
+	free(t);
+	return 0;
+}
+
 static const struct op {
 	const char *name;
 	int nargs;
@@ -122,6 +198,7 @@ static const struct op {
 	{ "sleep",   2, do_sleep,   "sleep M MS" },
 	{ "read",    2, do_read,    "read FILE BYTES" },
 	{ "open",    1, do_open,    "open PATH" },
+	{ "threads", 3, do_threads, "threads T K MS" },
 };
 
 int main(int argc, char **argv)
@@ -137,6 +214,6 @@ int main(int argc, char **argv)
 		fflush(stdout);
 		return ops[i].run(argv + 2);
 	}
-	fprintf(stderr, "usage: workload getppid K | bursts B K MS | sleep M MS | read FILE BYTES | open PATH\n");
+	fprintf(stderr, "usage: workload getppid K | bursts B K MS | sleep M MS | read FILE BYTES | open PATH | threads T K MS\n");
 	return 2;
 }
