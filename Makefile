@@ -174,3 +174,27 @@ check: fuzz-bins
 endif
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+# ---------------------------------------------------------------- man pages, install
+# A man page is made from its program's own --help output (tools/mkman.sh runs
+# `PROG --help` and `PROG CMD --help` for every command listed under "Commands:"),
+# so it cannot drift from what the program prints. A page is added with its rule
+# and `MAN_PAGES +=`. `make install PREFIX=/usr DESTDIR=/tmp/pkg` (PREFIX defaults
+# to /usr/local) installs the programs to $(DESTDIR)$(PREFIX)/bin and the pages
+# to $(DESTDIR)$(PREFIX)/share/man/man1.
+PREFIX  ?= /usr/local
+DESTDIR ?=
+MAN_PAGES := $(BUILD)/man/ftrec.1
+.PHONY: man install
+all: $(MAN_PAGES)
+man: $(MAN_PAGES)
+
+$(BUILD)/man/ftrec.1: $(BUILD)/ftrec tools/mkman.sh
+	@mkdir -p $(dir $@)
+	tools/mkman.sh -a -d "record Linux ftrace ring buffers into .ftz files for ftana" $(BUILD)/ftrec >$@.tmp
+	mv $@.tmp $@
+
+install: $(BUILD)/ftrec $(BUILD)/ftana $(MAN_PAGES)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(BUILD)/ftrec $(BUILD)/ftana $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 $(MAN_PAGES) $(DESTDIR)$(PREFIX)/share/man/man1/

@@ -1,6 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* cli.c - the options every recording subcommand shares, and `ftrec record`. */
+/*
+ * cli.c - the command line of every recording subcommand: the table of common
+ * options, the one parser (getopt_long) and the --help printer, both driven by
+ * the command's struct record_cmd; and `ftrec record`.
+ */
 #include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,8 +69,8 @@ int record_add_event(struct record_opts *o, const char *spec, const char *filter
 	for (char *one = strtok_r(copy, ",", &save); one; one = strtok_r(NULL, ",", &save)) {
 		char *colon = strchr(one, ':');
 		if (!colon || colon == one || !colon[1] || strchr(one, '/')) {
-			fprintf(stderr, "ftrec: -e %s: expected SYSTEM:EVENT (globs allowed, e.g. 'block:*')\n", one);
-			ret = -1;
+			ret = record_usage_error(o, "%s%s: expected SYSTEM:EVENT (globs allowed, e.g. 'block:*')",
+						 strcmp(o->preset, "record") ? "" : "-e ", one);
 			break;
 		}
 		struct record_event *ev = realloc(o->events, (o->nr_events + 1) * sizeof(*ev));
@@ -81,165 +88,563 @@ int record_add_event(struct record_opts *o, const char *spec, const char *filter
 	return ret;
 }
 
-static int parse_number(const char *opt, const char *s, double min, double *out)
+
+int record_usage_error(const struct record_opts *o, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "ftrec %s: ", o->preset ? o->preset : "record");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return -1;
+}
+
+/*
+ * The options every recording subcommand takes (-e/-f only `ftrec record`,
+ * -- COMMAND those with takes_command). A command's own option with the same
+ * short name wins (funcgraph's -C is perf-tools' on-CPU flag): the common one
+ * keeps its long name, so every common option has one.
+ */
+static const struct record_option common_options[] = {
+	{ RECORD_OPT_EVENT, 'e', "event", "SYS:EVENT[,...]",
+	  "events to record; globs allowed ('block:*', 'sched:sched_s*'); may repeat" },
+	{ RECORD_OPT_FILTER, 'f', "filter", "FILTER",
+	  "ftrace filter for the events of the preceding -e ('nr_sector > 8')" },
+	{ RECORD_OPT_STACK, 's', "stack", NULL,
+	  "a kernel stack trace with each event (ftana report stacks)" },
+	{ RECORD_OPT_PID, 'p', "pid", "PID",
+	  "only the process PID: every thread it has when recording starts "
+	  "(set_event_pid, and set_ftrace_pid for function tracers)" },
+	{ RECORD_OPT_TID, 'L', "tid", "TID", "only the thread TID" },
+	{ RECORD_OPT_FOLLOW, 0, "follow", NULL,
+	  "with -p: also the threads and child processes PID creates while "
+	  "recording (the kernel's event-fork and function-fork options)" },
+	{ RECORD_OPT_DURATION, 'd', "duration", "SECONDS",
+	  "stop after SECONDS (fractions allowed)" },
+	{ RECORD_OPT_BUFFER, 'b', "buffer-kb", "KB", "ring buffer size per CPU (default: the kernel's)" },
+	{ RECORD_OPT_CLOCK, 'C', "clock", "CLOCK",
+	  "trace clock (default: mono if the kernel has it, else global)" },
+	{ RECORD_OPT_MAX_SIZE, 0, "max-size", "MB", "stop when the output file reaches MB" },
+	{ RECORD_OPT_OUTPUT, 'o', "output", "FILE", NULL /* help made from output_default */ },
+	{ RECORD_OPT_QUIET, 'q', "quiet", NULL, "no progress line (the summary is always printed)" },
+	{ RECORD_OPT_HELP, 'h', "help", NULL, "print this help and exit (nothing is recorded)" },
+	{ 0 },
+};
+
+static bool common_applies(const struct record_cmd *cmd, const struct record_option *opt)
+{
+	return cmd->takes_events || (opt->key != RECORD_OPT_EVENT && opt->key != RECORD_OPT_FILTER);
+}
+
+static size_t count_options(const struct record_option *t)
+{
+	size_t n = 0;
+	while (t && t[n].key)
+		n++;
+	return n;
+}
+
+/* The command's own option with this short name, if any. */
+static const struct record_option *own_short(const struct record_cmd *cmd, char c)
+{
+	for (const struct record_option *x = cmd->options; c && x && x->key; x++)
+		if (x->short_name == c)
+			return x;
+	return NULL;
+}
+
+/* The short name OPT answers to in CMD: 0 when it has none or an own option took it. */
+static char short_name(const struct record_cmd *cmd, const struct record_option *opt)
+{
+	bool common = opt >= common_options && opt < common_options + count_options(common_options);
+	return common && own_short(cmd, opt->short_name) ? 0 : opt->short_name;
+}
+
+/* Every option CMD takes, its own first: a NULL-terminated array of pointers. */
+static const struct record_option **all_options(const struct record_cmd *cmd)
+{
+	size_t n = count_options(cmd->options), m = count_options(common_options), k = 0;
+	const struct record_option **all = calloc(n + m + 1, sizeof(*all));
+	if (!all)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		all[k++] = &cmd->options[i];
+	for (size_t i = 0; i < m; i++)
+		if (common_applies(cmd, &common_options[i]))
+			all[k++] = &common_options[i];
+	return all;
+}
+
+/* --------------------------------------------------------------------- help */
+
+#define HELP_COLUMN 26 /* "  -d, --duration SECONDS" and two blanks */
+
+/* The synopsis of the positional arguments: "SYSTEM:EVENT [FILTER]", "PATTERN...". */
+static void print_positionals(const struct record_cmd *cmd, FILE *out)
+{
+	for (const struct record_positional *p = cmd->positionals; p && p->name; p++)
+		fprintf(out, " %s%s%s%s", p->flags & RECORD_POS_OPTIONAL ? "[" : "", p->name,
+			p->flags & RECORD_POS_REPEAT ? "..." : "",
+			p->flags & RECORD_POS_OPTIONAL ? "]" : "");
+}
+
+#define HELP_WIDTH 79
+
+/*
+ * TEXT word-wrapped to HELP_WIDTH, its lines starting at column INDENT; '\n' in
+ * TEXT starts a new line. *COL is where the cursor is (moved to INDENT first).
+ */
+static void wrap(FILE *out, int indent, int *col, const char *text)
+{
+	if (*col > indent) {
+		fputc('\n', out);
+		*col = 0;
+	}
+	fprintf(out, "%*s", indent - *col, "");
+	*col = indent;
+	bool line_start = true;
+	for (const char *t = text; *t;) {
+		if (*t == '\n') {
+			fprintf(out, "\n%*s", indent, "");
+			*col = indent;
+			line_start = true;
+			t++;
+			continue;
+		}
+		size_t spaces = strspn(t, " "), len = strcspn(t + spaces, " \n");
+		if (!line_start && *col + (int)(spaces + len) > HELP_WIDTH) {
+			fprintf(out, "\n%*s", indent, "");
+			*col = indent;
+			t += spaces;
+			spaces = 0;
+		}
+		if (line_start) {
+			t += spaces; /* no leading blanks on a line */
+			spaces = 0;
+		}
+		*col += fprintf(out, "%.*s", (int)(spaces + len), t);
+		t += spaces + len;
+		line_start = false;
+	}
+	fputc('\n', out);
+	*col = 0;
+}
+
+/* One row: "  LEFT", its help from HELP_COLUMN (on the next line when LEFT is longer). */
+static void help_row(FILE *out, const char *left, const char *help)
+{
+	int col = fprintf(out, "  %s", left);
+	if (col >= HELP_COLUMN) {
+		fputc('\n', out);
+		col = 0;
+	}
+	wrap(out, HELP_COLUMN, &col, help ? help : "");
+}
+
+/* A paragraph from column 0. */
+static void paragraph(FILE *out, const char *text)
+{
+	int col = 0;
+	wrap(out, 0, &col, text);
+}
+
+static void option_row(FILE *out, const struct record_cmd *cmd, const struct record_option *opt)
+{
+	char left[96], help[256];
+	char s = short_name(cmd, opt);
+	const char *text = opt->help;
+
+	snprintf(left, sizeof(left), "%s%c%s%s%s%s%s", s ? "-" : "    ", s ? s : ' ',
+		 s && opt->long_name ? ", " : "", opt->long_name ? "--" : "",
+		 opt->long_name ? opt->long_name : "", opt->arg ? " " : "", opt->arg ? opt->arg : "");
+	if (!s) /* "    --follow", not "     --follow" */
+		memmove(left + 4, left + 5, strlen(left + 5) + 1);
+	if (opt->key == RECORD_OPT_OUTPUT) {
+		if (cmd->output_default)
+			snprintf(help, sizeof(help), "the output file (default %s in the current "
+				 "directory); an existing file is replaced", cmd->output_default);
+		else
+			snprintf(help, sizeof(help), "the output file (required); an existing file is replaced");
+		text = help;
+	} else if (opt->key == RECORD_OPT_PID && cmd->takes_command) {
+		snprintf(help, sizeof(help), "%s; '-p cmd': the COMMAND and its children", opt->help);
+		text = help;
+	}
+	help_row(out, left, text);
+}
+
+void record_print_help(const struct record_cmd *cmd, FILE *out)
+{
+	const struct record_option **all = all_options(cmd);
+
+	fprintf(out, "usage: ftrec %s%s [OPTIONS]%s", cmd->name,
+		cmd->takes_events ? " -e SYS:EVENT[,...]" : "", cmd->output_default ? "" : " -o FILE");
+	print_positionals(cmd, out);
+	fprintf(out, "%s\n", cmd->takes_command ? " [-- COMMAND [ARGS...]]" : "");
+	fprintf(out, "%s\n", cmd->summary);
+	if (cmd->about)
+		paragraph(out, cmd->about);
+	if ((cmd->positionals && cmd->positionals->name) || cmd->takes_command) {
+		fprintf(out, "Arguments:\n");
+		for (const struct record_positional *p = cmd->positionals; p && p->name; p++)
+			help_row(out, p->name, p->help);
+		if (cmd->takes_command)
+			help_row(out, "-- COMMAND [ARGS...]",
+				 "run COMMAND, record while it runs, stop when it exits");
+	}
+	if (cmd->options && cmd->options->key) {
+		fprintf(out, "Options:\n");
+		for (const struct record_option *x = cmd->options; x->key; x++)
+			option_row(out, cmd, x);
+	}
+	fprintf(out, "Common options:\n");
+	for (size_t i = 0; all && all[i]; i++)
+		if (all[i]->key < RECORD_OPT_OWN && all[i] >= common_options &&
+		    all[i] < common_options + count_options(common_options))
+			option_row(out, cmd, all[i]);
+	char text[512];
+	snprintf(text, sizeof(text), "Short options bundle and take attached arguments: -sd5 is "
+		 "-s -d 5. Recording stops at Ctrl-C, SIGTERM, the duration, --max-size%s. Exit "
+		 "0 when the recording is complete%s, 1 on errors (one line on stderr; tracefs "
+		 "is left as it was found).", cmd->takes_command ? " or COMMAND's exit" : "",
+		 cmd->takes_command ? " (also when COMMAND failed: its status is in the summary)" : "");
+	paragraph(out, text);
+	if (cmd->footer)
+		fprintf(out, "%s", cmd->footer);
+	free(all);
+}
+
+/* ------------------------------------------------------------------- parser */
+
+/* A number in [min, max], the whole argument, finite. */
+static int parse_number(const struct record_opts *o, const char *opt, const char *s, double min,
+			double max, double *out)
 {
 	char *end;
 	errno = 0;
-	double v = s ? strtod(s, &end) : 0;
-	if (!s || errno || end == s || *end || v < min) {
-		fprintf(stderr, "ftrec: %s: expected a number >= %g, got '%s'\n", opt,
-			min, s ? s : "(nothing)");
-		return -1;
-	}
+	double v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v < min || v > max)
+		return record_usage_error(o, "%s: expected a number from %.10g to %.10g, got '%s'", opt,
+					  min, max, s);
 	*out = v;
 	return 0;
 }
 
-/* The first event index of the last -e, so -f applies to every spec of "-e a,b". */
+/* A plain decimal number, as a duration would be typed: "5", "0.5". */
+static bool looks_like_number(const char *s)
+{
+	char *end;
+	errno = 0;
+	(void)strtod(s, &end);
+	return end != s && !*end && !errno && strspn(s, "0123456789.") == strlen(s);
+}
+
+#define MAX_DURATION (366.0 * 24 * 3600)
+
 struct parse_state {
-	size_t last_e_first, last_e_end;
-	bool have_e;
+	size_t last_e_first, last_e_end; /* the events of the last -e, for -f */
+	bool have_e, duration_given, pid_given;
 };
 
 static int set_filter(struct record_opts *o, struct parse_state *ps, const char *filter)
 {
-	if (!ps->have_e) {
-		fprintf(stderr, "ftrec: -f '%s' must follow the -e it filters\n", filter);
-		return -1;
-	}
+	if (!ps->have_e)
+		return record_usage_error(o, "-f '%s' must follow the -e it filters", filter);
 	for (size_t i = ps->last_e_first; i < ps->last_e_end; i++) {
-		if (o->events[i].filter) {
-			fprintf(stderr, "ftrec: -f given twice for -e %s:%s\n", o->events[i].system,
-				o->events[i].event);
-			return -1;
-		}
+		if (o->events[i].filter)
+			return record_usage_error(o, "-f given twice for -e %s:%s", o->events[i].system,
+						  o->events[i].event);
 		o->events[i].filter = strdup(filter);
 	}
 	return 0;
 }
 
-/* One common option at argv[i]: returns arguments used, 0 if not common, -1 on error. */
-static int parse_common(struct record_opts *o, struct parse_state *ps, const char *a,
-			const char *next)
+static int common_option(struct record_opts *o, const struct record_cmd *cmd,
+			 struct parse_state *ps, int key, const char *name, const char *arg)
 {
 	double v;
-	bool needs = !strcmp(a, "-e") || !strcmp(a, "-f") || !strcmp(a, "-p") ||
-		     !strcmp(a, "-d") || !strcmp(a, "-b") || !strcmp(a, "-C") ||
-		     !strcmp(a, "-o") || !strcmp(a, "--max-size");
-	if (needs && !next) {
-		fprintf(stderr, "ftrec: %s needs an argument\n", a);
-		return -1;
-	}
-	if (!strcmp(a, "-e")) {
+
+	switch (key) {
+	case RECORD_OPT_EVENT:
 		ps->last_e_first = o->nr_events;
-		if (record_add_event(o, next, NULL) < 0)
+		if (record_add_event(o, arg, NULL) < 0)
 			return -1;
 		ps->last_e_end = o->nr_events;
 		ps->have_e = true;
-	} else if (!strcmp(a, "-f")) {
-		if (set_filter(o, ps, next) < 0)
-			return -1;
-	} else if (!strcmp(a, "-p") && !strcmp(next, "cmd")) {
-		o->pid = RECORD_PID_COMMAND;
-	} else if (!strcmp(a, "-p")) {
-		if (parse_number(a, next, 1, &v) < 0 || v != (int)v)
-			return -1;
-		o->pid = (int)v;
-	} else if (!strcmp(a, "-d")) {
-		if (parse_number(a, next, 0.001, &v) < 0)
-			return -1;
-		o->duration = v;
-	} else if (!strcmp(a, "-b")) {
-		if (parse_number(a, next, 1, &v) < 0)
-			return -1;
-		o->buffer_kb = (unsigned long)v;
-	} else if (!strcmp(a, "--max-size")) {
-		if (parse_number(a, next, 0.001, &v) < 0)
-			return -1;
-		o->max_size = (uint64_t)(v * 1024 * 1024);
-	} else if (!strcmp(a, "-C")) {
-		o->clock = next;
-	} else if (!strcmp(a, "-o")) {
-		o->output = next;
-	} else if (!strcmp(a, "-s")) {
-		o->stacktrace = true;
-		return 1;
-	} else if (!strcmp(a, "-q")) {
-		o->quiet = true;
-		return 1;
-	} else {
 		return 0;
-	}
-	return 2;
-}
-
-int record_parse(struct record_opts *o, int argc, char **argv, record_arg_fn extra,
-		 void *ctx, const char *usage)
-{
-	struct parse_state ps = { 0 };
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *next = i + 1 < argc ? argv[i + 1] : NULL;
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			printf("%s", usage);
-			return 1;
-		}
-		if (!strcmp(a, "--")) {
-			if (i + 1 >= argc) {
-				fprintf(stderr, "ftrec: '--' must be followed by a COMMAND\n");
-				return -1;
-			}
-			o->command = argv + i + 1;
+	case RECORD_OPT_FILTER:
+		return set_filter(o, ps, arg);
+	case RECORD_OPT_STACK:
+		o->stacktrace = true;
+		return 0;
+	case RECORD_OPT_PID:
+	case RECORD_OPT_TID:
+		if (ps->pid_given)
+			return record_usage_error(o, "one -p or -L only (-p is the whole process, -L one thread)");
+		ps->pid_given = true;
+		if (key == RECORD_OPT_PID && !strcmp(arg, "cmd")) {
+			if (!cmd->takes_command)
+				return record_usage_error(o, "%s cmd: this command runs no COMMAND", name);
+			o->pid = RECORD_PID_COMMAND;
 			return 0;
 		}
-		int used = parse_common(o, &ps, a, next);
-		if (used == 0 && extra)
-			used = extra(o, a, next, ctx);
-		if (used == 0) {
-			fprintf(stderr, "ftrec %s: unknown %s '%s' (try 'ftrec %s --help')\n",
-				argv[0], a[0] == '-' ? "option" : "argument", a, argv[0]);
+		return record_check_task(o, name, arg, key == RECORD_OPT_PID,
+					 key == RECORD_OPT_PID ? &o->pid : &o->tid);
+	case RECORD_OPT_FOLLOW:
+		o->follow = true;
+		return 0;
+	case RECORD_OPT_DURATION:
+		if (parse_number(o, name, arg, 0.001, MAX_DURATION, &o->duration) < 0)
 			return -1;
+		ps->duration_given = true;
+		return 0;
+	case RECORD_OPT_BUFFER:
+		if (parse_number(o, name, arg, 1, 1 << 30, &v) < 0)
+			return -1;
+		if (v != (unsigned long)v)
+			return record_usage_error(o, "%s: expected a whole number of KB, got '%s'", name, arg);
+		o->buffer_kb = (unsigned long)v;
+		return 0;
+	case RECORD_OPT_MAX_SIZE:
+		if (parse_number(o, name, arg, 0.001, 1 << 30, &v) < 0)
+			return -1;
+		o->max_size = (uint64_t)(v * 1024 * 1024);
+		return 0;
+	case RECORD_OPT_CLOCK:
+		o->clock = arg;
+		return 0;
+	case RECORD_OPT_OUTPUT:
+		if (!*arg)
+			return record_usage_error(o, "%s: empty file name", name);
+		o->output = arg;
+		return 0;
+	case RECORD_OPT_QUIET:
+		o->quiet = true;
+		return 0;
+	}
+	return record_usage_error(o, "internal error: option %s has no handler", name);
+}
+
+/* getopt_long's tables for CMD: short options in OPTSTRING, long ones' val = 1000 + index in ALL. */
+#define LONG_VAL 1000
+static struct option *getopt_tables(const struct record_cmd *cmd,
+				    const struct record_option **all, char *optstring, size_t size)
+{
+	size_t n = 0, k = 0, len;
+	while (all[n])
+		n++;
+	struct option *longopts = calloc(n + 1, sizeof(*longopts));
+	if (!longopts)
+		return NULL;
+	/* "+": stop at the first positional (the parser steps over it and goes on), so
+	 * "--" is seen where it is; ":": a missing argument is told from an unknown option. */
+	len = (size_t)snprintf(optstring, size, "+:");
+	for (size_t i = 0; i < n; i++) {
+		char s = short_name(cmd, all[i]);
+		if (s && len + 3 < size)
+			len += (size_t)snprintf(optstring + len, size - len, "%c%s", s, all[i]->arg ? ":" : "");
+		if (all[i]->long_name)
+			longopts[k++] = (struct option){ all[i]->long_name,
+							 all[i]->arg ? required_argument : no_argument,
+							 NULL, LONG_VAL + (int)i };
+	}
+	return longopts;
+}
+
+/* What getopt_long returned, as the option in ALL (NULL: none of them). */
+static const struct record_option *option_of(const struct record_cmd *cmd,
+					     const struct record_option **all, int c)
+{
+	if (c >= LONG_VAL) {
+		size_t i = (size_t)(c - LONG_VAL), n = 0;
+		while (all[n])
+			n++;
+		return i < n ? all[i] : NULL;
+	}
+	for (size_t i = 0; all[i]; i++)
+		if (c > 0 && short_name(cmd, all[i]) == c)
+			return all[i];
+	return NULL;
+}
+
+/*
+ * One pass of getopt_long over argv. HELP_ONLY: only look for -h/--help (so
+ * help wins over any error) and return 1 when found. Otherwise apply every
+ * option, collect positionals into ARGS and set o->command after "--".
+ */
+static int scan(struct record_opts *o, const struct record_cmd *cmd, int argc, char **argv,
+		void *ctx, struct record_args *args, bool help_only, bool *duration_given)
+{
+	const struct record_option **all = all_options(cmd);
+	char optstring[160];
+	struct option *longopts = all ? getopt_tables(cmd, all, optstring, sizeof(optstring)) : NULL;
+	struct parse_state ps = { 0 };
+	int ret = 0;
+
+	if (!longopts) {
+		free(all);
+		return record_usage_error(o, "out of memory");
+	}
+	optind = 0; /* glibc: a full re-initialisation (another pass, or a test calling again) */
+	opterr = 0;
+	while (ret == 0) {
+		int before = optind ? optind : 1, index = -1;
+		int c = getopt_long(argc, argv, optstring, longopts, &index);
+		if (c == -1) {
+			if (optind == before + 1 && !strcmp(argv[before], "--")) {
+				if (help_only)
+					break;
+				if (optind >= argc || !cmd->takes_command)
+					ret = record_usage_error(o, cmd->takes_command ?
+						"'--' must be followed by a COMMAND" :
+						"'--': this command runs no COMMAND");
+				else
+					o->command = argv + optind;
+				break;
+			}
+			if (optind >= argc)
+				break;
+			if (!help_only)
+				args->v[args->n++] = argv[optind];
+			optind++; /* step over the positional; getopt goes on after it */
+			continue;
 		}
-		if (used < 0)
-			return -1;
-		i += used - 1;
+		const struct record_option *opt = c == '?' || c == ':' ? NULL : option_of(cmd, all, c);
+		if (help_only) {
+			if (opt && opt->key == RECORD_OPT_HELP)
+				ret = 1;
+			continue;
+		}
+		/* The option as typed: "-d" (also inside "-sd5") or "--duration". */
+		char name[64];
+		if (opt && c >= LONG_VAL)
+			snprintf(name, sizeof(name), "--%s", opt->long_name);
+		else if ((c == '?' || c == ':') && (optopt == 0 || optopt >= LONG_VAL))
+			snprintf(name, sizeof(name), "%s", argv[optind - 1]); /* as typed */
+		else
+			snprintf(name, sizeof(name), "-%c", c == '?' || c == ':' ? optopt : c);
+		name[strcspn(name, "=")] = '\0';
+		if (c == ':')
+			ret = record_usage_error(o, "%s needs an argument (try 'ftrec %s --help')", name, cmd->name);
+		else if (c == '?' && optopt >= LONG_VAL)
+			ret = record_usage_error(o, "%s takes no argument", name);
+		else if (!opt)
+			ret = record_usage_error(o, "unknown option '%s' (try 'ftrec %s --help')", name, cmd->name);
+		else if (opt->key == RECORD_OPT_HELP)
+			ret = 1; /* not reached: the help pass found it */
+		else if (opt->key >= RECORD_OPT_OWN || opt < common_options ||
+			 opt >= common_options + count_options(common_options))
+			ret = cmd->option ? cmd->option(o, opt->key, optarg, ctx) : -1;
+		else
+			ret = common_option(o, cmd, &ps, opt->key, name, optarg);
+	}
+	free(longopts);
+	free(all);
+	*duration_given = ps.duration_given;
+	return ret;
+}
+
+/* The positionals against CMD->positionals: count, durations, numbers where names belong. */
+static int check_positionals(struct record_opts *o, const struct record_cmd *cmd,
+			     struct record_args *args, bool duration_given)
+{
+	const struct record_positional *slots = cmd->positionals;
+	size_t nslots = 0, required = 0, kept = 0;
+	bool repeat = false;
+
+	while (slots && slots[nslots].name) {
+		if (!(slots[nslots].flags & RECORD_POS_OPTIONAL))
+			required++;
+		repeat = slots[nslots].flags & RECORD_POS_REPEAT;
+		nslots++;
+	}
+	for (size_t i = 0; i < args->n; i++) {
+		const char *a = args->v[i];
+		const struct record_positional *slot =
+			i < nslots ? &slots[i] : repeat ? &slots[nslots - 1] : NULL;
+		if (!slot)
+			return record_usage_error(o, looks_like_number(a) ?
+				"unexpected argument '%s': to record for a time, use -d %s (try 'ftrec %s --help')" :
+				"unexpected argument '%s'%.0s (try 'ftrec %s --help')", a, a, cmd->name);
+		if (slot->flags & RECORD_POS_DURATION) {
+			if (duration_given)
+				return record_usage_error(o, "the duration is given twice (-d and %s '%s')",
+							  slot->name, a);
+			if (parse_number(o, slot->name, a, 0.001, MAX_DURATION, &o->duration) < 0)
+				return -1;
+			continue; /* not passed on: it is o->duration */
+		}
+		if (!(slot->flags & RECORD_POS_NUMBER) && looks_like_number(a))
+			return record_usage_error(o, "'%s' is not a %s: to record for a time, use -d %s",
+						  a, slot->name, a);
+		args->v[kept++] = args->v[i];
+	}
+	args->n = kept;
+	if (args->n < required || (args->n == 0 && required && repeat)) {
+		char want[256] = "";
+		size_t len = 0;
+		for (size_t i = 0; i < nslots && len < sizeof(want); i++)
+			len += (size_t)snprintf(want + len, sizeof(want) - len, "%s%s%s%s%s", i ? " " : "",
+				slots[i].flags & RECORD_POS_OPTIONAL ? "[" : "", slots[i].name,
+				slots[i].flags & RECORD_POS_REPEAT ? "..." : "",
+				slots[i].flags & RECORD_POS_OPTIONAL ? "]" : "");
+		return record_usage_error(o, "expected %s (try 'ftrec %s --help')", want, cmd->name);
 	}
 	return 0;
 }
 
-static const char record_usage[] =
-	"usage: ftrec record -e SYSTEM:EVENT[,...] [-f FILTER] [-e ...] [-s] [-p PID]\n"
-	"                    [-d SECONDS] [-b KB] [-C CLOCK] [--max-size MB] [-q]\n"
-	"                    -o FILE.ftz [-- COMMAND ARGS...]\n"
-	"  -e SYS:EVENT  events to record; globs allowed ('block:*'); may repeat\n"
-	"  -f FILTER     ftrace filter for the events of the preceding -e ('rwbs ~ \"*R*\"')\n"
-	"  -s            kernel stack trace after each event\n"
-	"  -p PID        only events of PID; '-p cmd': only the COMMAND and its children\n"
-	"                (without -p, COMMAND mode records the whole system while it runs)\n"
-	"  -d SECONDS    stop after SECONDS\n"
-	"  -b KB         ring buffer size per CPU\n"
-	"  -C CLOCK      trace clock (default: mono if available, else global)\n"
-	"  --max-size MB stop when the output reaches MB\n"
-	"  -- COMMAND    run COMMAND and stop when it exits\n"
-	"Stops on Ctrl-C / SIGTERM too. Exit 0 when the recording is complete (also when\n"
-	"COMMAND failed: its status is in the summary), 1 on errors.\n";
+int record_parse(struct record_opts *o, const struct record_cmd *cmd, int argc, char **argv,
+		 void *ctx, struct record_args *args)
+{
+	bool duration_given = false;
+
+	args->n = 0;
+	args->v = calloc((size_t)argc + 1, sizeof(*args->v));
+	if (!args->v)
+		return record_usage_error(o, "out of memory");
+	/* First only -h/--help: it prints the help, whatever else the line holds. */
+	int ret = scan(o, cmd, argc, argv, ctx, args, true, &duration_given);
+	if (ret == 1) {
+		record_print_help(cmd, stdout);
+		return 1;
+	}
+	ret = scan(o, cmd, argc, argv, ctx, args, false, &duration_given);
+	if (ret == 0)
+		ret = check_positionals(o, cmd, args, duration_given);
+	if (ret == 0 && o->follow && o->pid <= 0)
+		ret = record_usage_error(o, o->pid == RECORD_PID_COMMAND ?
+			"--follow is implied by -p cmd" : "--follow needs -p PID (the process to follow)");
+	if (ret == 0 && o->pid == RECORD_PID_COMMAND && !o->command)
+		ret = record_usage_error(o, "-p cmd needs a COMMAND after --");
+	if (ret == 0 && !o->output)
+		o->output = cmd->output_default;
+	return ret;
+}
 
 int cmd_record(int argc, char **argv)
 {
 	struct record_opts o;
+	struct record_args args;
 	record_opts_init(&o, "record", argc, argv);
-	int ret = record_parse(&o, argc, argv, NULL, NULL, record_usage);
-	if (ret == 0 && o.pid == RECORD_PID_COMMAND && !o.command) {
-		fprintf(stderr, "ftrec record: -p cmd needs a COMMAND after --\n");
-		ret = -1;
-	}
-	if (ret == 0 && !o.nr_events) {
-		fprintf(stderr, "ftrec record: no events: give -e SYSTEM:EVENT (try 'ftrec record --help')\n");
-		ret = -1;
-	}
+	int ret = record_parse(&o, &record_cmd_record, argc, argv, NULL, &args);
+	if (ret == 0 && !o.nr_events)
+		ret = record_usage_error(&o, "no events: give -e SYSTEM:EVENT (try 'ftrec record --help')");
+	if (ret == 0 && !o.output)
+		ret = record_usage_error(&o, "no output file: give -o FILE.ftz");
 	if (ret == 0)
 		ret = record_run(&o);
 	else
 		ret = ret > 0 ? FTREC_EXIT_OK : FTREC_EXIT_ERROR;
+	free(args.v);
 	record_opts_free(&o);
 	return ret;
 }
+
+const struct record_cmd record_cmd_record = {
+	.name = "record",
+	.summary = "record the events given with -e (globs allowed), optionally filtered",
+	.takes_events = true,
+	.takes_command = true,
+	.footer = "Report: ftana report tpoint FILE.ftz; ftana sql FILE.ftz 'SELECT ...'\n",
+};

@@ -444,8 +444,8 @@ static int set_tracer(struct rec *r)
 	    set_shaping(r, r->dir, "set_graph_notrace", "") < 0 ||
 	    set_shaping(r, r->dir, "set_ftrace_notrace_pid", "") < 0)
 		return -1;
-	/* With -p the pid is set already; with -p cmd it is set once the COMMAND runs. */
-	if (o->pid == 0 && set_shaping(r, r->dir, "set_ftrace_pid", "") < 0)
+	/* With -p / -L the pids are set already; with -p cmd once the COMMAND runs. */
+	if (o->pid == 0 && o->tid == 0 && set_shaping(r, r->dir, "set_ftrace_pid", "") < 0)
 		return -1;
 	char thresh[32], depth[32];
 	snprintf(thresh, sizeof(thresh), "%ld", o->tracing_thresh >= 0 ? o->tracing_thresh : 0);
@@ -511,17 +511,59 @@ static int use_top_level(struct rec *r)
 	return 0;
 }
 
+/*
+ * set_event_pid (and set_ftrace_pid for a tracer) to these tasks, one per line
+ * (the kernel adds each write to the list the open emptied); with_children:
+ * the tasks they create from now on too (threads and processes: event-fork,
+ * function-fork).
+ */
+static int set_tasks(struct rec *r, const int *tids, size_t n, int with_children)
+{
+	struct strlist l = { 0 };
+	char one[16];
+	for (size_t i = 0; i < n; i++) {
+		snprintf(one, sizeof(one), "%d", tids[i]);
+		strlist_add(&l, one);
+	}
+	int ret = rec_write_list(r, r->dir, "set_event_pid", &l);
+	if (ret == 0 && with_children)
+		ret = set_option(r, "event-fork", 1);
+	if (ret == 0 && r->o->tracer) {
+		ret = rec_write_list(r, r->dir, "set_ftrace_pid", &l);
+		if (ret == 0 && with_children)
+			ret = set_option(r, "function-fork", 1);
+	}
+	strlist_free(&l);
+	return ret < 0 ? -1 : 0;
+}
+
 int rec_set_pid(struct rec *r, pid_t pid, int with_children)
 {
-	if (set_number(r, "set_event_pid", (unsigned long long)pid) < 0)
-		return -1;
-	if (with_children && set_option(r, "event-fork", 1) < 0)
-		return -1;
-	if (!r->o->tracer)
+	int tid = (int)pid;
+	return set_tasks(r, &tid, 1, with_children);
+}
+
+/*
+ * -p PID: every thread the process has now, read as late as possible before
+ * tracing starts (threads it starts later need --follow); -L TID: that one.
+ */
+static int set_task_filter(struct rec *r)
+{
+	const struct record_opts *o = r->o;
+	if (o->tid > 0)
+		return set_tasks(r, &o->tid, 1, 0);
+	if (o->pid <= 0)
 		return 0;
-	if (set_number(r, "set_ftrace_pid", (unsigned long long)pid) < 0)
+	int *tids;
+	long n = record_process_tids(o->pid, &tids);
+	if (n < 0) {
+		fprintf(stderr, "ftrec: -p %d: %s\n", o->pid,
+			errno == ESRCH ? "the process has exited" : strerror(errno));
 		return -1;
-	return with_children ? set_option(r, "function-fork", 1) : 0;
+	}
+	int ret = set_tasks(r, tids, (size_t)n, o->follow);
+	free(tids);
+	return ret;
 }
 
 int rec_setup(struct rec *r)
@@ -549,13 +591,13 @@ int rec_setup(struct rec *r)
 		if (set_option(r, name, eq ? atoi(eq + 1) : 1) < 0)
 			return -1;
 	}
-	if (o->pid > 0 && rec_set_pid(r, o->pid, 0) < 0)
+	if (set_task_filter(r) < 0)
 		return -1;
 	/*
 	 * At the top level, pid lists the user left would silently drop tasks' events
-	 * (with -p the pid is set already, with -p cmd once the COMMAND runs).
+	 * (with -p / -L the pids are set already, with -p cmd once the COMMAND runs).
 	 */
-	if (r->top_level && ((o->pid == 0 && set_shaping(r, r->dir, "set_event_pid", "") < 0) ||
+	if (r->top_level && ((o->pid == 0 && o->tid == 0 && set_shaping(r, r->dir, "set_event_pid", "") < 0) ||
 			     set_shaping(r, r->dir, "set_event_notrace_pid", "") < 0))
 		return -1;
 	for (size_t i = 0; i < o->nr_events; i++)

@@ -6,36 +6,44 @@
 #include "record/record.h"
 
 /*
- * One line per subcommand: X(name, usage). A preset adds ONE line here; its
- * cmd_<name>(argc, argv) lives in record/preset_<name>.c and is declared by this list.
+ * One line per subcommand: X(name, description). A preset adds ONE line here;
+ * its cmd_<name>(argc, argv) and record_cmd_<name> (options, positionals and
+ * help, record.h) live in record/preset_<name>.c. `ftrec --help` lists them
+ * in this order, and so does the man page (tools/mkman.sh).
  */
-#define FTREC_COMMANDS(X)                                                                  \
-	X(record, "record -e SYS:EVENT[,...] [-f FILTER] [-s] [-p PID] [-d SECS] -o FILE [-- CMD]") \
-	X(funccount,  "funccount [-d SECS] [-p PID] -o FILE PATTERN... [-- CMD]  count kernel function calls") \
-	X(funcslower, "funcslower [-d SECS] [-p PID] -o FILE FUNC USECS [-- CMD]  calls of FUNC slower than USECS") \
-	X(funcgraph,  "funcgraph [-m DEPTH] [-d SECS] [-p PID] -o FILE FUNC [-- CMD]  call graph below FUNC") \
-	X(kprobe,     "kprobe [-s] [-d SECS] -o FILE 'p:[NAME] FUNC [ARGS]'|'r:...' [FILTER]  a dynamic probe") \
-	X(iolat,      "iolat [-D MAJ,MIN] [-i TYPEGLOB] [-p PID] [-s] [-d SECS] [-o FILE] [-- CMD]  block I/O latency") \
-	X(tpoint,     "tpoint [-s] [-p PID] [-d SECS] [-o FILE] SYSTEM:EVENT [FILTER] [-- CMD]  one tracepoint") \
-	X(reset,  "reset                     remove what a killed ftrec left in tracefs")
+#define FTREC_COMMANDS(X)                                    \
+	X(record, &record_cmd_record)                        \
+	X(iolat, &record_cmd_iolat)                          \
+	X(tpoint, &record_cmd_tpoint)                        \
+	X(funccount, &record_cmd_funccount)                  \
+	X(funcslower, &record_cmd_funcslower)                \
+	X(funcgraph, &record_cmd_funcgraph)                  \
+	X(kprobe, &record_cmd_kprobe)                        \
+	X(reset, NULL)
 
-#define DECLARE(name, usage) int cmd_##name(int argc, char **argv);
+#define DECLARE(name, desc) int cmd_##name(int argc, char **argv);
 FTREC_COMMANDS(DECLARE)
 
 static const struct subcommand {
 	const char *name;
 	int (*run)(int argc, char **argv);
-	const char *usage;
+	const struct record_cmd *desc; /* NULL: the command prints its own help (reset) */
 } subcommands[] = {
-#define ENTRY(name, usage) { #name, cmd_##name, usage },
+#define ENTRY(name, desc) { #name, cmd_##name, desc },
 	FTREC_COMMANDS(ENTRY)
 };
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: ftrec COMMAND ...   (ftrec COMMAND --help for its options)\n");
+	fprintf(out, "usage: ftrec COMMAND [OPTIONS] [ARGS...]\n"
+		"ftrec records the kernel's ftrace ring buffers, raw, into .ftz files for ftana.\n"
+		"'ftrec COMMAND --help' lists every option of COMMAND.\n"
+		"Commands:\n");
 	for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
-		fprintf(out, "  ftrec %s\n", subcommands[i].usage);
+		fprintf(out, "  %-12s%s\n", subcommands[i].name, subcommands[i].desc ?
+			subcommands[i].desc->summary : "remove what a killed ftrec left in tracefs");
+	fprintf(out, "Other options:\n"
+		"  -h, --help  this list      --version  the version\n");
 }
 
 int main(int argc, char **argv)

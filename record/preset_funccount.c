@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * preset_funccount.c - `ftrec funccount [--profile [-i SECS]] [-d SECS] [-p PID]
- * PATTERN... [-- COMMAND]`: by default the function tracer limited to PATTERNs
+ * preset_funccount.c - `ftrec funccount [--profile [-i SECS]] [OPTIONS] PATTERN...
+ * [-- COMMAND]`: by default the function tracer limited to PATTERNs
  * (set_ftrace_filter globs, as the kernel takes them: "vfs_*", "*sys_getppid",
  * ":mod:ext4"), recording one `function` event (ip, parent_ip) per call. With
  * --profile, the kernel's function profiler counts them instead and ftrec stores
@@ -13,33 +13,45 @@
 
 #include "record/preset_func.h"
 
-static const char usage[] =
-	"usage: ftrec funccount [--profile [-i SECS]] [-d SECS] [-p PID] [-q] -o FILE.ftz\n"
-	"                       PATTERN... [-- COMMAND]\n"
-	"  PATTERN      kernel functions to count, as set_ftrace_filter takes them\n"
-	"               ('vfs_*', '*sys_getppid', ':mod:ext4'); one function event per call\n"
-	"  --profile    let the kernel's function profiler count (CONFIG_FUNCTION_PROFILER):\n"
-	"               no event per call, so cheap for hot functions; counts every task\n"
-	"  -i SECS      with --profile: store the counts every SECS (default 1)\n"
-	"  -p PID       only calls by PID (with COMMAND: the command and its children)\n"
-	"  -d SECS      stop after SECS (else Ctrl-C, SIGTERM or COMMAND exit)\n"
-	"Counts: ftana report funccount FILE.ftz [-i SECS] [-t TOP]\n";
+static const struct record_option options[] = {
+	{ FUNC_OPT_PROFILE, 0, "profile", NULL,
+	  "let the kernel's function profiler count (CONFIG_FUNCTION_PROFILER): no "
+	  "event per call, so cheap for hot functions; counts every task (no -p)" },
+	{ FUNC_OPT_INTERVAL, 'i', NULL, "SECS", "with --profile: store the counts every SECS (default 1)" },
+	{ 0 },
+};
+
+static const struct record_positional positionals[] = {
+	{ "PATTERN", "kernel functions to count, as set_ftrace_filter takes them "
+		     "('vfs_*', '*sys_getppid', ':mod:ext4'); one function event per call",
+	  RECORD_POS_REPEAT },
+	{ 0 },
+};
+
+const struct record_cmd record_cmd_funccount = {
+	.name = "funccount",
+	.summary = "count kernel function calls (perf-tools funccount)",
+	.about = "No duration argument (as in perf-tools): a number is refused, use -d SECONDS.",
+	.options = options,
+	.positionals = positionals,
+	.takes_command = true,
+	.output_default = "funccount.ftz",
+	.footer = "Counts: ftana report funccount FILE.ftz [-i SECS] [-t TOP]\n",
+	.option = preset_option,
+};
 
 static int fill(struct record_opts *o, struct preset_args *a)
 {
 	for (size_t i = 0; i < a->pos.n; i++)
 		strlist_add(&o->ftrace_filter, a->pos.v[i]);
 	if (!a->profile) {
-		if (a->interval > 0) {
-			fprintf(stderr, "ftrec funccount: -i needs --profile (events keep every call: choose intervals with 'ftana report funccount -i')\n");
-			return -1;
-		}
+		if (a->interval > 0)
+			return record_usage_error(o, "-i needs --profile (events keep every call: choose intervals with 'ftana report funccount -i')");
 		return 0;
 	}
-	if (o->pid) {
-		fprintf(stderr, "ftrec funccount: -p does not work with --profile: the profiler counts every task\n");
-		return -1;
-	}
+	if (o->pid || o->tid)
+		return record_usage_error(o, "%s does not work with --profile: the profiler counts every task",
+					  o->pid ? "-p" : "-L");
 	o->function_profile = true;
 	o->snapshot_interval = a->interval > 0 ? a->interval : 1.0;
 	o->tracer = NULL; /* nothing goes through the ring buffer */
@@ -50,10 +62,7 @@ static int fill(struct record_opts *o, struct preset_args *a)
 int cmd_funccount(int argc, char **argv)
 {
 	static const struct preset preset = {
-		.name = "funccount", .usage = usage, .min_pos = 1, .max_pos = (size_t)-1,
-		.positional = "PATTERN...",
-		.tracer = "function",
-		.takes_depth = false, .takes_profile = true, .display_flags = false, .fill = fill,
+		.cmd = &record_cmd_funccount, .tracer = "function", .fill = fill,
 	};
 
 	return preset_main(&preset, argc, argv);

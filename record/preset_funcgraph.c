@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * preset_funcgraph.c - `ftrec funcgraph [-m MAXDEPTH] [-C] [-d SECONDS] FUNC`:
+ * preset_funcgraph.c - `ftrec funcgraph [-m MAXDEPTH] [-C] [-P] [OPTIONS] FUNC`:
  * function_graph rooted at FUNC (set_graph_function): every kernel function FUNC
  * calls is traced -- a lot of events, hence the warning. -m is the kernel's
  * max_graph_depth (as in perf-tools): levels in all, FUNC itself being level 1,
@@ -11,13 +11,35 @@
 
 #include "record/preset_func.h"
 
-static const char usage[] =
-	"usage: ftrec funcgraph [-m MAXDEPTH] [-C] [-d SECS] [-p PID] -o FILE.ftz FUNC [-- COMMAND]\n"
-	"  records every kernel function called below FUNC (function_graph): many events\n"
-	"  -m MAXDEPTH  levels to record, FUNC itself being level 1: -m 1 is FUNC alone,\n"
-	"               -m 2 FUNC and what it calls (the kernel's max_graph_depth)\n"
-	"  -C           on-CPU time only: time a task slept is not counted (as in perf-tools)\n"
-	"Graph: ftana report funcgraph FILE.ftz [-p PID] [-C CPU] [--tree | --folded]\n";
+static const struct record_option options[] = {
+	{ FUNC_OPT_DEPTH, 'm', NULL, "MAXDEPTH",
+	  "levels to record (the kernel's max_graph_depth),\n"
+	  "FUNC itself being level 1: -m 1 is FUNC alone,\n"
+	  "-m 2 FUNC and what it calls" },
+	{ FUNC_OPT_ON_CPU, 'C', NULL, NULL,
+	  "on-CPU time only: time a task slept is not counted (as in perf-tools; "
+	  "the trace clock is --clock here)" },
+	{ FUNC_OPT_PROCESS, 'P', NULL, NULL, "accepted as in perf-tools; the pid is always recorded" },
+	{ 0 },
+};
+
+static const struct record_positional positionals[] = {
+	{ "FUNC", "the kernel function whose calls are graphed (set_graph_function)", 0 },
+	{ 0 },
+};
+
+const struct record_cmd record_cmd_funcgraph = {
+	.name = "funcgraph",
+	.summary = "graph the kernel functions FUNC calls (perf-tools funcgraph)",
+	.about = "Records every kernel function called below FUNC (function_graph): many events. "
+		 "No duration argument (as in perf-tools): a number is refused, use -d SECONDS.",
+	.options = options,
+	.positionals = positionals,
+	.takes_command = true,
+	.output_default = "funcgraph.ftz",
+	.footer = "Graph: ftana report funcgraph FILE.ftz [-p PID] [--tree | --folded]\n",
+	.option = preset_option,
+};
 
 static int fill(struct record_opts *o, struct preset_args *a)
 {
@@ -41,10 +63,8 @@ static int fill(struct record_opts *o, struct preset_args *a)
 int cmd_funcgraph(int argc, char **argv)
 {
 	static const struct preset preset = {
-		.name = "funcgraph", .usage = usage, .min_pos = 1, .max_pos = 1,
-		.positional = "one FUNC",
-		.tracer = "function_graph",
-		.takes_depth = true, .display_flags = true, .fill = fill,
+		.cmd = &record_cmd_funcgraph, .tracer = "function_graph", .graph_time_option = true,
+		.fill = fill,
 	};
 
 	return preset_main(&preset, argc, argv);

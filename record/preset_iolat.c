@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * preset_iolat.c - `ftrec iolat [-D MAJ,MIN] [-i TYPEGLOB] [-p PID] [-s] [-d SECONDS]
- * [-o FILE] [-- COMMAND]`: block I/O for perf-tools' iosnoop / bcc's biosnoop and
+ * preset_iolat.c - `ftrec iolat [-D MAJ,MIN] [-i TYPEGLOB] [OPTIONS] [SECONDS]
+ * [-- COMMAND]`: block I/O for perf-tools' iosnoop / bcc's biosnoop and
  * biolatency, analysed by `ftana report iolat`. Records block_rq_insert, block_rq_issue
  * and block_rq_complete, so one capture answers both the issue-based latency and the
  * queued (-Q) one. -D and -i are in-kernel filters on all three events, as iosnoop's.
@@ -12,17 +12,35 @@
 
 #include "record/record.h"
 
-static const char usage[] =
-	"usage: ftrec iolat [-D MAJ,MIN] [-i TYPEGLOB] [-p PID] [-s] [-d SECONDS] [-o FILE.ftz]\n"
-	"                   [-- COMMAND ARGS...]\n"
-	"  records block_rq_insert, block_rq_issue and block_rq_complete\n"
-	"  -D MAJ,MIN   only this disk (in-kernel filter dev == MAJ << 20 | MIN)\n"
-	"  -i TYPEGLOB  only I/O whose rwbs matches the glob, e.g. '*R*' (reads), '*W*'\n"
-	"  -p PID       only requests inserted/issued by PID (completions run in any\n"
-	"               task's context, so they are not filtered: as iosnoop -p)\n"
-	"  -s           kernel stacks (ftana report stacks)   -d SECONDS  stop after\n"
-	"  -o FILE.ftz  output (default iolat.ftz)   -- COMMAND  record while it runs\n"
-	"Report: ftana report iolat FILE.ftz [-Q] [-s] [-t] [--summary] [--hist] ...\n";
+enum { IOLAT_OPT_DEV = 'D', IOLAT_OPT_TYPE = 'i' };
+
+static const struct record_option options[] = {
+	{ IOLAT_OPT_DEV, 'D', NULL, "MAJ,MIN", "only this disk (in-kernel filter dev == MAJ << 20 | MIN)" },
+	{ IOLAT_OPT_TYPE, 'i', NULL, "TYPEGLOB", "only I/O whose rwbs matches the glob, e.g. '*R*' (reads), '*W*'" },
+	{ 0 },
+};
+
+static const struct record_positional positionals[] = {
+	{ "SECONDS", "record for SECONDS, as iosnoop's duration argument (the same as -d)",
+	  RECORD_POS_OPTIONAL | RECORD_POS_DURATION },
+	{ 0 },
+};
+
+static int iolat_option(struct record_opts *o, int key, const char *arg, void *ctx);
+
+const struct record_cmd record_cmd_iolat = {
+	.name = "iolat",
+	.summary = "block I/O with its latency (perf-tools iosnoop, bcc biosnoop/biolatency)",
+	.about = "Records block_rq_insert, block_rq_issue and block_rq_complete. -p and -L filter "
+		 "the requests inserted/issued by those threads (completions run in any task's "
+		 "context, so they are not filtered: as iosnoop -p); --follow is not available.",
+	.options = options,
+	.positionals = positionals,
+	.takes_command = true,
+	.output_default = "iolat.ftz",
+	.footer = "Report: ftana report iolat FILE.ftz [-Q] [-s] [-t] [--summary] [--hist] ...\n",
+	.option = iolat_option,
+};
 
 /* "dev == N" for MAJ,MIN: the kernel's dev_t in trace events is MAJ << 20 | MIN. */
 static char *dev_filter(const char *arg)
@@ -78,65 +96,103 @@ struct iolat_args {
 	char *type_filter; /* "rwbs ~ \"GLOB\"" */
 };
 
-static int iolat_arg(struct record_opts *o, const char *arg, const char *next, void *ctx)
+static int iolat_option(struct record_opts *o, int key, const char *arg, void *ctx)
 {
 	struct iolat_args *a = ctx;
-	bool is_dev = !strcmp(arg, "-D"), is_type = !strcmp(arg, "-i");
+	char **slot = key == IOLAT_OPT_DEV ? &a->dev_filter : &a->type_filter;
 
-	if (!is_dev && !is_type)
-		return 0;
-	if (!next) {
-		fprintf(stderr, "ftrec iolat: %s needs an argument\n", arg);
-		return -1;
-	}
-	char **slot = is_dev ? &a->dev_filter : &a->type_filter;
 	free(*slot);
-	*slot = is_dev ? dev_filter(next) : type_filter(next);
-	return *slot ? 2 : -1;
+	*slot = key == IOLAT_OPT_DEV ? dev_filter(arg) : type_filter(arg);
+	return *slot ? 0 : -1;
+}
+
+/*
+ * -p / -L as a filter on the start events: set_event_pid would also drop every
+ * completion, which runs in interrupt context of whatever task was there.
+ * "common_pid == T || ..." over every thread of -p's process, or NULL.
+ */
+static char *task_filter(const struct record_opts *o, int *err)
+{
+	int *tids = NULL, one = o->tid;
+	long n = 1;
+	char *out = NULL;
+
+	*err = 0;
+	if (o->pid <= 0 && o->tid <= 0)
+		return NULL;
+	if (o->pid > 0 && (n = record_process_tids(o->pid, &tids)) < 0) {
+		*err = record_usage_error(o, "-p %d: the process has exited", o->pid);
+		return NULL;
+	}
+	for (long i = 0; i < n; i++) {
+		char *more;
+		if (asprintf(&more, "%s%scommon_pid == %d", out ? out : "", out ? " || " : "",
+			     tids ? tids[i] : one) < 0)
+			more = NULL;
+		free(out);
+		if (!(out = more))
+			break;
+	}
+	free(tids);
+	if (!out) {
+		*err = record_usage_error(o, "out of memory");
+		return NULL;
+	}
+	/* The kernel takes a filter of less than a page (and it is joined with -D, -i). */
+	if (strlen(out) > 3000) {
+		free(out);
+		*err = record_usage_error(o, "-p %d has %ld threads, too many for an in-kernel filter: "
+					  "record all and use 'ftana report iolat -p %d'", o->pid, n, o->pid);
+		return NULL;
+	}
+	if (n > 1) {
+		char *grouped;
+		if (asprintf(&grouped, "(%s)", out) < 0)
+			grouped = NULL;
+		free(out);
+		out = grouped;
+	}
+	return out;
 }
 
 int cmd_iolat(int argc, char **argv)
 {
 	struct record_opts o;
+	struct record_args args;
 	struct iolat_args a = { 0 };
+	char *pid_filter = NULL;
 	static const char *const events[] = { "block_rq_insert", "block_rq_issue",
 					      "block_rq_complete" };
 
 	record_opts_init(&o, "iolat", argc, argv);
-	int ret = record_parse(&o, argc, argv, iolat_arg, &a, usage);
+	int ret = record_parse(&o, &record_cmd_iolat, argc, argv, &a, &args);
 
-	if (ret == 0 && o.pid == RECORD_PID_COMMAND) {
-		fprintf(stderr, "ftrec iolat: -p cmd is not supported (completions run in other "
-			"tasks' context); record all and use 'ftana report iolat -p PID'\n");
-		ret = -1;
-	}
-	/*
-	 * -p becomes a filter on the start events only: set_event_pid would also drop
-	 * every completion, which runs in interrupt context of whatever task was there.
-	 */
-	char pid_filter[48] = "";
-	if (o.pid > 0)
-		snprintf(pid_filter, sizeof(pid_filter), "common_pid == %d", o.pid);
-	o.pid = 0;
+	if (ret == 0 && o.pid == RECORD_PID_COMMAND)
+		ret = record_usage_error(&o, "-p cmd is not supported (completions run in other "
+					 "tasks' context); record all and use 'ftana report iolat -p PID'");
+	if (ret == 0 && o.follow)
+		ret = record_usage_error(&o, "--follow is not supported: -p filters the threads PID has at the start");
+	if (ret == 0)
+		pid_filter = task_filter(&o, &ret);
+	o.pid = 0; /* filters instead (see task_filter) */
+	o.tid = 0;
 	for (size_t i = 0; ret == 0 && i < sizeof(events) / sizeof(events[0]); i++) {
 		bool start = i < 2;
-		char *filter = join_filters(a.dev_filter, a.type_filter,
-					    start && *pid_filter ? pid_filter : NULL);
+		char *filter = join_filters(a.dev_filter, a.type_filter, start ? pid_filter : NULL);
 		char spec[64];
 
 		snprintf(spec, sizeof(spec), "block:%s", events[i]);
 		ret = record_add_event(&o, spec, filter);
 		free(filter);
 	}
-	if (ret == 0) {
-		if (!o.output)
-			o.output = "iolat.ftz";
+	if (ret == 0)
 		ret = record_run(&o);
-	} else {
+	else
 		ret = ret > 0 ? FTREC_EXIT_OK : FTREC_EXIT_ERROR;
-	}
+	free(pid_filter);
 	free(a.dev_filter);
 	free(a.type_filter);
+	free(args.v);
 	record_opts_free(&o);
 	return ret;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * preset_kprobe.c - `ftrec kprobe [-s] [-d SECONDS] PROBE [FILTER]` with PROBE in
+ * preset_kprobe.c - `ftrec kprobe [OPTIONS] PROBE [FILTER]` with PROBE in
  * perf-tools' syntax: 'p:[NAME] FUNC [ARG=FETCH ...]' or 'r:[NAME] FUNC [ARG=$retval]'.
  * kprobe_events is global: record_run() creates the probe in the group ftrec_<pid>,
  * records ftrec_<pid>:NAME (with FILTER, and stacks with -s) and removes only it
@@ -13,14 +13,23 @@
 
 #include "record/preset_func.h"
 
-static const char usage[] =
-	"usage: ftrec kprobe [-s] [-d SECS] [-p PID] -o FILE.ftz PROBE [FILTER] [-- COMMAND]\n"
-	"  PROBE        'p:[NAME] FUNC [ARG=FETCH ...]' (entry) or 'r:[NAME] FUNC [ARG=$retval]'\n"
-	"               (return), as kprobe_events takes them, e.g.\n"
-	"               'p:open do_sys_openat2 path=+0($arg2):string'  'r:ksys_read ret=$retval'\n"
-	"  FILTER       ftrace filter on the probe's arguments ('ret > 0')\n"
-	"  -s           kernel stack of each hit\n"
-	"Hits: ftana report kprobe FILE.ftz [--probe NAME]\n";
+static const struct record_positional positionals[] = {
+	{ "PROBE", "'p:[NAME] FUNC [ARG=FETCH ...]' (entry) or 'r:[NAME] FUNC [ARG=$retval]' "
+		   "(return), as kprobe_events takes them, e.g. "
+		   "'p:open do_sys_openat2 path=+0($arg2):string'  'r:ksys_read ret=$retval'", 0 },
+	{ "FILTER", "ftrace filter on the probe's arguments ('ret > 0')", RECORD_POS_OPTIONAL },
+	{ 0 },
+};
+
+const struct record_cmd record_cmd_kprobe = {
+	.name = "kprobe",
+	.summary = "a dynamic probe on a kernel function (perf-tools kprobe)",
+	.about = "No duration argument (as in perf-tools): a number is refused, use -d SECONDS.",
+	.positionals = positionals,
+	.takes_command = true,
+	.output_default = "kprobe.ftz",
+	.footer = "Hits: ftana report kprobe FILE.ftz [--probe NAME]\n",
+};
 
 /* A fetch argument or a bare fetch ("$retval", "%di", "+0($arg2):string"), not a name. */
 static bool is_fetch(const char *tok)
@@ -103,12 +112,7 @@ static int fill(struct record_opts *o, struct preset_args *a)
 
 int cmd_kprobe(int argc, char **argv)
 {
-	static const struct preset preset = {
-		.name = "kprobe", .usage = usage, .min_pos = 1, .max_pos = 2,
-		.positional = "a PROBE and at most a FILTER",
-		.tracer = NULL,
-		.takes_depth = false, .display_flags = false, .fill = fill,
-	};
+	static const struct preset preset = { .cmd = &record_cmd_kprobe, .fill = fill };
 
 	return preset_main(&preset, argc, argv);
 }

@@ -1,71 +1,48 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * preset_tpoint.c - `ftrec tpoint [-s] [-p PID] [-d SECONDS] [-o FILE] SYSTEM:EVENT
- * [FILTER] [-- COMMAND]`: one tracepoint (globs allowed), optionally filtered in the
- * kernel and with a kernel stack per event, as perf-tools' tpoint. Printed as the
+ * preset_tpoint.c - `ftrec tpoint [OPTIONS] SYSTEM:EVENT [FILTER] [-- COMMAND]`: one
+ * tracepoint (globs allowed), optionally filtered in the kernel and with a kernel
+ * stack per event, as perf-tools' tpoint. Printed as the
  * kernel's trace text by `ftana report tpoint`, stacks aggregated by `ftana report stacks`.
  */
 #include <stdio.h>
-#include <string.h>
+#include <stdlib.h>
 
 #include "record/record.h"
 
-static const char usage[] =
-	"usage: ftrec tpoint [-s] [-p PID] [-d SECONDS] [-o FILE.ftz] SYSTEM:EVENT [FILTER]\n"
-	"                    [-- COMMAND ARGS...]\n"
-	"  SYSTEM:EVENT  the tracepoint (globs allowed: 'block:block_rq_*')\n"
-	"  FILTER        ftrace filter on its fields, e.g. 'rwbs ~ \"*R*\"' or 'bytes > 4096'\n"
-	"  -s            a kernel stack for each event   -p PID  only events of PID\n"
-	"  -d SECONDS    stop after   -o FILE.ftz  output (default tpoint.ftz)\n"
-	"Report: ftana report tpoint FILE.ftz; ftana report stacks FILE.ftz [--folded]\n";
-
-struct tpoint_args {
-	const char *event;
-	const char *filter;
+static const struct record_positional positionals[] = {
+	{ "SYSTEM:EVENT", "the tracepoint (globs allowed: 'block:block_rq_*')", 0 },
+	{ "FILTER", "ftrace filter on its fields, e.g. 'rwbs ~ \"*R*\"' or 'bytes > 4096'",
+	  RECORD_POS_OPTIONAL },
+	{ 0 },
 };
 
-/* The positional arguments: SYSTEM:EVENT, then an optional FILTER. */
-static int tpoint_arg(struct record_opts *o, const char *arg, const char *next, void *ctx)
-{
-	struct tpoint_args *a = ctx;
-
-	if (arg[0] == '-' && arg[1])
-		return 0;
-	if (!a->event)
-		a->event = arg;
-	else if (!a->filter)
-		a->filter = arg;
-	else
-		return 0;
-	return 1;
-}
+const struct record_cmd record_cmd_tpoint = {
+	.name = "tpoint",
+	.summary = "one tracepoint, optionally filtered, with stacks (perf-tools tpoint)",
+	.about = "No duration argument (as in perf-tools: the argument after SYSTEM:EVENT is a "
+		 "FILTER): a number is refused, use -d SECONDS.",
+	.positionals = positionals,
+	.takes_command = true,
+	.output_default = "tpoint.ftz",
+	.footer = "Report: ftana report tpoint FILE.ftz; ftana report stacks FILE.ftz [--folded]\n",
+};
 
 int cmd_tpoint(int argc, char **argv)
 {
 	struct record_opts o;
-	struct tpoint_args a = { 0 };
+	struct record_args args;
 
 	record_opts_init(&o, "tpoint", argc, argv);
-	int ret = record_parse(&o, argc, argv, tpoint_arg, &a, usage);
+	int ret = record_parse(&o, &record_cmd_tpoint, argc, argv, NULL, &args);
 
-	if (ret == 0 && !a.event) {
-		fprintf(stderr, "ftrec tpoint: no tracepoint: give SYSTEM:EVENT "
-			"(try 'ftrec tpoint --help')\n");
-		ret = -1;
-	}
-	if (ret == 0 && o.nr_events) {
-		fprintf(stderr, "ftrec tpoint: give the tracepoint as SYSTEM:EVENT, not with -e\n");
-		ret = -1;
-	}
 	if (ret == 0)
-		ret = record_add_event(&o, a.event, a.filter);
-	if (ret == 0) {
-		if (!o.output)
-			o.output = "tpoint.ftz";
+		ret = record_add_event(&o, args.v[0], args.n > 1 ? args.v[1] : NULL);
+	if (ret == 0)
 		ret = record_run(&o);
-	} else {
+	else
 		ret = ret > 0 ? FTREC_EXIT_OK : FTREC_EXIT_ERROR;
-	}
+	free(args.v);
 	record_opts_free(&o);
 	return ret;
 }

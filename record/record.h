@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define FTREC_VERSION "0.1"
 
@@ -50,8 +51,12 @@ struct record_opts {
 	struct record_event *events;
 	size_t nr_events;
 	bool stacktrace;          /* -s: options/stacktrace in the instance (kernel_stack events) */
-	int pid;                  /* -p: set_event_pid (and set_ftrace_pid for tracers); 0 = all,
-	                             RECORD_PID_COMMAND = the COMMAND and its children (-p cmd) */
+	int pid;                  /* -p: this process, every thread of it, in set_event_pid (and
+	                             set_ftrace_pid for tracers); 0 = all, RECORD_PID_COMMAND =
+	                             the COMMAND and its children (-p cmd) */
+	int tid;                  /* -L: this one thread; 0 = not given */
+	bool follow;              /* --follow: with -p, also the tasks it creates from now on
+	                             (event-fork, function-fork) */
 	char **command;           /* after "--": run and record it (NULL-terminated), or NULL */
 
 	/* --- tracers (function, function_graph, ...): used by presets; NULL/0 = untouched */
@@ -88,7 +93,7 @@ struct record_opts {
 	double snapshot_interval;
 
 	/* --- how */
-	const char *output;     /* -o FILE.ftz (required) */
+	const char *output;     /* -o FILE.ftz (the command's default, else required) */
 	double duration;        /* -d SECONDS; 0 = until Ctrl-C / SIGTERM / COMMAND exit */
 	unsigned long buffer_kb;/* -b KB per CPU (buffer_size_kb); 0 = kernel default */
 	const char *clock;      /* -C CLOCK; NULL = "mono" if available, else "global" */
@@ -113,24 +118,97 @@ void record_opts_free(struct record_opts *o);
 int record_add_event(struct record_opts *o, const char *spec, const char *filter);
 
 /*
- * Preset-specific arguments. Called by record_parse() for every argument that is
- * not a common option, with arg and the argument after it (NULL at the end).
- * Returns how many arguments it used (1 or 2), 0 if it does not know arg (an
- * error "unknown option" is printed), or -1 after printing its own error.
+ * The command line of every recording subcommand is described by tables, and
+ * the parser (getopt_long: bundling "-sd5", attached arguments "-d5",
+ * "--duration=5"), --help and the man page (tools/mkman.sh runs --help) are all
+ * made from them, so they cannot disagree.
  */
-typedef int (*record_arg_fn)(struct record_opts *o, const char *arg,
-			     const char *next, void *ctx);
+struct record_option {
+	int key;               /* passed to the command's option(); common ones: enum record_common */
+	char short_name;       /* 'd', or 0 for a long option only */
+	const char *long_name; /* "duration", or NULL */
+	const char *arg;       /* "SECONDS"; NULL for a flag */
+	const char *help;      /* lines for --help, '\n' between them */
+};
+
+/* The options every recording subcommand shares (record/cli.c has the table). */
+enum record_common {
+	RECORD_OPT_EVENT = 0x100, RECORD_OPT_FILTER, RECORD_OPT_STACK, RECORD_OPT_PID,
+	RECORD_OPT_TID, RECORD_OPT_FOLLOW, RECORD_OPT_DURATION, RECORD_OPT_BUFFER,
+	RECORD_OPT_CLOCK, RECORD_OPT_MAX_SIZE, RECORD_OPT_OUTPUT, RECORD_OPT_QUIET,
+	RECORD_OPT_HELP,
+	RECORD_OPT_OWN = 0x200, /* the first key a command may use for its own long options */
+};
+
+/* A positional argument (struct record_cmd.positionals). */
+struct record_positional {
+	const char *name;      /* "SYSTEM:EVENT" */
+	const char *help;
+	unsigned flags;        /* RECORD_POS_* */
+};
+enum {
+	RECORD_POS_OPTIONAL = 1 << 0, /* may be left out (only the last ones) */
+	RECORD_POS_REPEAT   = 1 << 1, /* the last one: one or more */
+	RECORD_POS_NUMBER   = 1 << 2, /* a number belongs here (funcslower USECS) */
+	RECORD_POS_DURATION = 1 << 3, /* seconds to record, as -d (perf-tools' iosnoop 5) */
+};
+
+/* One subcommand: what --help shows and what the parser accepts. */
+struct record_cmd {
+	const char *name;
+	const char *summary;    /* one line, for `ftrec --help` */
+	const char *about;      /* lines after the usage line, or NULL */
+	const struct record_option *options;          /* its own, { 0 }-terminated, or NULL */
+	const struct record_positional *positionals;  /* { 0 }-terminated, or NULL */
+	bool takes_events;      /* -e / -f (ftrec record) */
+	bool takes_command;     /* -- COMMAND ARGS... */
+	const char *output_default; /* "iolat.ftz"; NULL: -o is required */
+	const char *footer;     /* last lines ("Report: ftana report ..."), or NULL */
+	/*
+	 * One of the command's own options (or NULL when it has none): 0, or -1 after
+	 * printing a one-line "ftrec NAME: ..." error.
+	 */
+	int (*option)(struct record_opts *o, int key, const char *arg, void *ctx);
+};
+
+/* The positional arguments record_parse() found (pointers into argv). */
+struct record_args {
+	char **v;
+	size_t n;
+};
 
 /*
- * Parse argv[1..] (argv[0] is the subcommand). Common options:
- *   -e SYS:EVENT[,...]  -f FILTER (for the preceding -e)  -s  -p PID|cmd  -d SECONDS
- *   -b KB  -C CLOCK  --max-size MB  -o FILE  -q  -h/--help  -- COMMAND ARGS...
- * Everything else goes to extra (may be NULL). usage is printed for -h and after
- * errors. Returns 0, 1 when help was printed (exit 0), -1 on error (message printed).
- * Does not check that -o was given: record_run() does.
+ * Parse argv[1..] (argv[0] is the subcommand) against CMD's options and the
+ * common ones; positionals are checked against CMD->positionals (count, and a
+ * bare number where a name belongs is refused with a hint, since only
+ * RECORD_POS_DURATION slots are durations). -h/--help anywhere before "--"
+ * prints the help, whatever else is wrong. Sets o->output to the default.
+ * Returns 0, 1 when help was printed (exit 0), -1 after a one-line
+ * "ftrec NAME: ..." error on stderr. ARGS->v is malloc'd: free it.
  */
-int record_parse(struct record_opts *o, int argc, char **argv, record_arg_fn extra,
-		 void *ctx, const char *usage);
+int record_parse(struct record_opts *o, const struct record_cmd *cmd, int argc, char **argv,
+		 void *ctx, struct record_args *args);
+
+/* CMD's full --help text to OUT. */
+void record_print_help(const struct record_cmd *cmd, FILE *out);
+
+/* "ftrec NAME: " + the message + "\n" on stderr, NAME being o->preset. Returns -1. */
+int record_usage_error(const struct record_opts *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * Every thread of process PID now, from /proc/PID/task (record/tasks.c):
+ * a malloc'd array in *tids, its length returned; -1 with errno when the
+ * process cannot be read (ESRCH: it does not exist).
+ */
+long record_process_tids(int pid, int **tids);
+
+/*
+ * Check a -p / -L argument: "N" with 1 <= N <= INT_MAX, an existing process
+ * (-p: a thread group leader) or thread (-L). 0, or -1 after a one-line error.
+ */
+int record_check_task(const struct record_opts *o, const char *opt, const char *arg,
+		      bool process, int *out);
 
 /*
  * Record until Ctrl-C, SIGTERM, -d expiry, COMMAND exit or --max-size; drain the
@@ -142,5 +220,8 @@ int record_run(const struct record_opts *o);
 /* Subcommands (argv[0] is the subcommand name); table in record/main.c. */
 int cmd_record(int argc, char **argv);
 int cmd_reset(int argc, char **argv);
+/* Their descriptions, for `ftrec --help` (reset prints its own help). */
+extern const struct record_cmd record_cmd_record, record_cmd_iolat, record_cmd_tpoint,
+	record_cmd_funccount, record_cmd_funcslower, record_cmd_funcgraph, record_cmd_kprobe;
 
 #endif /* RECORD_H */

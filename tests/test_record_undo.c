@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Unit tests for ftrec's undo log (record/undo.c) and common option parser
- * (record/cli.c). The undo log is exercised on ordinary files that mimic the
+ * Unit tests for ftrec's undo log (record/undo.c); the option parser's are in
+ * tests/test_record_cli.c. The undo log is exercised on ordinary files that mimic the
  * tracefs read formats, with its state file in a temporary FTREC_STATE_DIR; a
  * forked child that exits without cleanup stands in for a kill -9, and a write()
  * of our own stands in for the kernel's one-entry-per-write list files.
@@ -332,76 +332,6 @@ static void test_replay_lists_after_kill(void **state)
 	assert_file("set_graph_function", "a\\b\nc\nd"); /* the tab splits an entry, as in the kernel */
 }
 
-static void test_parse_common(void **state)
-{
-	(void)state;
-	char *argv[] = { "record", "-e", "block:block_rq_issue,block:block_rq_complete", "-f",
-			 "nr_sector > 8", "-e", "sched:*", "-s", "-p", "12", "-d", "1.5",
-			 "-b", "100", "-C", "mono", "--max-size", "2", "-o", "x.ftz", "-q",
-			 "--", "dd", "if=/dev/zero", NULL };
-	int argc = (int)(sizeof(argv) / sizeof(argv[0])) - 1;
-	struct record_opts o;
-	record_opts_init(&o, "record", argc, argv);
-	assert_int_equal(record_parse(&o, argc, argv, NULL, NULL, "usage\n"), 0);
-	assert_int_equal(o.nr_events, 3);
-	assert_string_equal(o.events[1].system, "block");
-	assert_string_equal(o.events[1].event, "block_rq_complete");
-	assert_string_equal(o.events[0].filter, "nr_sector > 8");
-	assert_string_equal(o.events[1].filter, "nr_sector > 8"); /* -f covers the whole -e list */
-	assert_null(o.events[2].filter);
-	assert_true(o.stacktrace && o.quiet);
-	assert_int_equal(o.pid, 12);
-	assert_true(o.duration == 1.5);
-	assert_int_equal(o.buffer_kb, 100);
-	assert_string_equal(o.clock, "mono");
-	assert_int_equal(o.max_size, 2 * 1024 * 1024);
-	assert_string_equal(o.output, "x.ftz");
-	assert_string_equal(o.command[0], "dd");
-	assert_string_equal(o.command[1], "if=/dev/zero");
-	assert_int_equal(o.tracing_thresh, -1);
-	record_opts_free(&o);
-}
-
-static int extra_opt(struct record_opts *o, const char *arg, const char *next, void *ctx)
-{
-	(void)o;
-	if (!strcmp(arg, "--depth") && next) {
-		*(int *)ctx = atoi(next);
-		return 2;
-	}
-	return 0;
-}
-
-static void test_parse_errors_and_extra(void **state)
-{
-	(void)state;
-	struct record_opts o;
-	int depth = 0;
-	char *ok[] = { "funcgraph", "--depth", "3", "-p", "cmd", "--", "ls", NULL };
-	record_opts_init(&o, "funcgraph", 7, ok);
-	assert_int_equal(record_parse(&o, 7, ok, extra_opt, &depth, "u\n"), 0);
-	assert_int_equal(depth, 3);
-	assert_int_equal(o.pid, RECORD_PID_COMMAND);
-	record_opts_free(&o);
-
-	char *bad[][4] = {
-		{ "record", "-f", "x > 1", NULL },      /* -f before any -e */
-		{ "record", "-e", "noseparator", NULL },
-		{ "record", "-d", "soon", NULL },
-		{ "record", "--bogus", NULL, NULL },
-		{ "record", "-o", NULL, NULL },         /* missing argument */
-		{ "record", "--", NULL, NULL },         /* no command */
-	};
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		int argc = 0;
-		while (bad[i][argc])
-			argc++;
-		record_opts_init(&o, "record", argc, bad[i]);
-		assert_int_equal(record_parse(&o, argc, bad[i], NULL, NULL, "u\n"), -1);
-		record_opts_free(&o);
-	}
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -413,8 +343,6 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_partly_written_list_is_undone, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refused_filter_is_undone, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_replay_lists_after_kill, setup, teardown),
-		cmocka_unit_test(test_parse_common),
-		cmocka_unit_test(test_parse_errors_and_extra),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
