@@ -283,7 +283,8 @@ static int load_ftrec_tids(struct report_ctx *ctx)
 		p = end;
 	}
 	sqlite3_finalize(st);
-	qsort(s->ftrec_tids, s->nr_ftrec_tids, sizeof(int64_t), cmp_i64);
+	if (s->nr_ftrec_tids) /* qsort(NULL, 0) is undefined: a capture without ftrec_tids */
+		qsort(s->ftrec_tids, s->nr_ftrec_tids, sizeof(int64_t), cmp_i64);
 	return 0;
 }
 
