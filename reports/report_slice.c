@@ -254,7 +254,8 @@ static int load_tasks(struct report_ctx *ctx)
 		t->comm_match = s->comm_re && comm && !regexec(&s->comm_regex, comm, 0, NULL, 0);
 	}
 	sqlite3_finalize(st);
-	qsort(s->tasks, s->nr_tasks, sizeof(*s->tasks), cmp_task);
+	if (s->nr_tasks) /* qsort(NULL, 0) is undefined: an empty tasks table */
+		qsort(s->tasks, s->nr_tasks, sizeof(*s->tasks), cmp_task);
 	return 0;
 }
 
