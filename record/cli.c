@@ -563,10 +563,13 @@ static int check_positionals(struct record_opts *o, const struct record_cmd *cmd
 		const char *a = args->v[i];
 		const struct record_positional *slot =
 			i < nslots ? &slots[i] : repeat ? &slots[nslots - 1] : NULL;
+		if (!slot && looks_like_number(a))
+			return record_usage_error(o, "unexpected argument '%s': to record for a time, use -d %s (try 'ftrec %s --help')",
+						  a, a, cmd->name);
 		if (!slot)
-			return record_usage_error(o, looks_like_number(a) ?
-				"unexpected argument '%s': to record for a time, use -d %s (try 'ftrec %s --help')" :
-				"unexpected argument '%s'%.0s (try 'ftrec %s --help')", a, a, cmd->name);
+			return record_usage_error(o, "unexpected argument '%s'%s (try 'ftrec %s --help')", a,
+						  cmd->takes_command ? ": a COMMAND to run goes after --" : "",
+						  cmd->name);
 		if (slot->flags & RECORD_POS_DURATION) {
 			if (duration_given)
 				return record_usage_error(o, "the duration is given twice (-d and %s '%s')",

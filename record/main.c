@@ -6,22 +6,16 @@
 #include "record/record.h"
 
 /*
- * One line per subcommand: X(name, description). A preset adds ONE line here;
- * its cmd_<name>(argc, argv) and record_cmd_<name> (options, positionals and
- * help, record.h) live in record/preset_<name>.c. `ftrec --help` lists them
- * in this order, and so does the man page (tools/mkman.sh).
+ * One line per recording subcommand, in the order `ftrec --help` and the man page
+ * (tools/mkman.sh) list them. A preset adds ONE line here; its cmd_<name>(argc,
+ * argv) and record_cmd_<name> (options, positionals and help: record.h) live in
+ * record/preset_<name>.c.
  */
-#define FTREC_COMMANDS(X)                                    \
-	X(record, &record_cmd_record)                        \
-	X(iolat, &record_cmd_iolat)                          \
-	X(tpoint, &record_cmd_tpoint)                        \
-	X(funccount, &record_cmd_funccount)                  \
-	X(funcslower, &record_cmd_funcslower)                \
-	X(funcgraph, &record_cmd_funcgraph)                  \
-	X(kprobe, &record_cmd_kprobe)                        \
-	X(reset, NULL)
+#define FTREC_COMMANDS(X) X(record) X(iolat) X(tpoint) X(funccount) X(funcslower) X(funcgraph) X(kprobe)
 
-#define DECLARE(name, desc) int cmd_##name(int argc, char **argv);
+#define DECLARE(name)                           \
+	int cmd_##name(int argc, char **argv); \
+	extern const struct record_cmd record_cmd_##name;
 FTREC_COMMANDS(DECLARE)
 
 static const struct subcommand {
@@ -29,8 +23,9 @@ static const struct subcommand {
 	int (*run)(int argc, char **argv);
 	const struct record_cmd *desc; /* NULL: the command prints its own help (reset) */
 } subcommands[] = {
-#define ENTRY(name, desc) { #name, cmd_##name, desc },
+#define ENTRY(name) { #name, cmd_##name, &record_cmd_##name },
 	FTREC_COMMANDS(ENTRY)
+	{ "reset", cmd_reset, NULL },
 };
 
 static void usage(FILE *out)

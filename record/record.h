@@ -220,8 +220,7 @@ int record_run(const struct record_opts *o);
 /* Subcommands (argv[0] is the subcommand name); table in record/main.c. */
 int cmd_record(int argc, char **argv);
 int cmd_reset(int argc, char **argv);
-/* Their descriptions, for `ftrec --help` (reset prints its own help). */
-extern const struct record_cmd record_cmd_record, record_cmd_iolat, record_cmd_tpoint,
-	record_cmd_funccount, record_cmd_funcslower, record_cmd_funcgraph, record_cmd_kprobe;
+/* `ftrec record`'s description (each preset's record_cmd_<name> is declared in record/main.c). */
+extern const struct record_cmd record_cmd_record;
 
 #endif /* RECORD_H */

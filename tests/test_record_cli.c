@@ -22,6 +22,10 @@
 
 #include "record/record.h"
 
+/* The presets' descriptions (declared for ftrec by record/main.c's table). */
+extern const struct record_cmd record_cmd_iolat, record_cmd_tpoint, record_cmd_funccount,
+	record_cmd_funcslower, record_cmd_funcgraph, record_cmd_kprobe;
+
 #define ARGC(v) ((int)(sizeof(v) / sizeof((v)[0])) - 1)
 
 static const struct record_cmd *const all_cmds[] = {
