@@ -132,17 +132,22 @@ static const struct record_option common_options[] = {
 	{ 0 },
 };
 
-static bool common_applies(const struct record_cmd *cmd, const struct record_option *opt)
-{
-	return cmd->takes_events || (opt->key != RECORD_OPT_EVENT && opt->key != RECORD_OPT_FILTER);
-}
-
 static size_t count_options(const struct record_option *t)
 {
 	size_t n = 0;
 	while (t && t[n].key)
 		n++;
 	return n;
+}
+
+static bool is_common(const struct record_option *opt)
+{
+	return opt >= common_options && opt < common_options + count_options(common_options);
+}
+
+static bool common_applies(const struct record_cmd *cmd, const struct record_option *opt)
+{
+	return cmd->takes_events || (opt->key != RECORD_OPT_EVENT && opt->key != RECORD_OPT_FILTER);
 }
 
 /* The command's own option with this short name, if any. */
@@ -157,8 +162,7 @@ static const struct record_option *own_short(const struct record_cmd *cmd, char 
 /* The short name OPT answers to in CMD: 0 when it has none or an own option took it. */
 static char short_name(const struct record_cmd *cmd, const struct record_option *opt)
 {
-	bool common = opt >= common_options && opt < common_options + count_options(common_options);
-	return common && own_short(cmd, opt->short_name) ? 0 : opt->short_name;
+	return is_common(opt) && own_short(cmd, opt->short_name) ? 0 : opt->short_name;
 }
 
 /* Every option CMD takes, its own first: a NULL-terminated array of pointers. */
@@ -180,13 +184,16 @@ static const struct record_option **all_options(const struct record_cmd *cmd)
 
 #define HELP_COLUMN 26 /* "  -d, --duration SECONDS" and two blanks */
 
-/* The synopsis of the positional arguments: "SYSTEM:EVENT [FILTER]", "PATTERN...". */
-static void print_positionals(const struct record_cmd *cmd, FILE *out)
+/* CMD's positionals as its usage line shows them: "SYSTEM:EVENT [FILTER]", "PATTERN...". */
+static void positionals_synopsis(const struct record_cmd *cmd, char *buf, size_t size)
 {
-	for (const struct record_positional *p = cmd->positionals; p && p->name; p++)
-		fprintf(out, " %s%s%s%s", p->flags & RECORD_POS_OPTIONAL ? "[" : "", p->name,
-			p->flags & RECORD_POS_REPEAT ? "..." : "",
-			p->flags & RECORD_POS_OPTIONAL ? "]" : "");
+	size_t len = 0;
+	buf[0] = '\0';
+	for (const struct record_positional *p = cmd->positionals; p && p->name && len < size; p++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%s%s%s%s", len ? " " : "",
+					p->flags & RECORD_POS_OPTIONAL ? "[" : "", p->name,
+					p->flags & RECORD_POS_REPEAT ? "..." : "",
+					p->flags & RECORD_POS_OPTIONAL ? "]" : "");
 }
 
 #define HELP_WIDTH 79
@@ -280,7 +287,9 @@ void record_print_help(const struct record_cmd *cmd, FILE *out)
 
 	fprintf(out, "usage: ftrec %s%s [OPTIONS]%s", cmd->name,
 		cmd->takes_events ? " -e SYS:EVENT[,...]" : "", cmd->output_default ? "" : " -o FILE");
-	print_positionals(cmd, out);
+	char synopsis[256];
+	positionals_synopsis(cmd, synopsis, sizeof(synopsis));
+	fprintf(out, "%s%s", *synopsis ? " " : "", synopsis);
 	fprintf(out, "%s\n", cmd->takes_command ? " [-- COMMAND [ARGS...]]" : "");
 	fprintf(out, "%s\n", cmd->summary);
 	if (cmd->about)
@@ -300,8 +309,7 @@ void record_print_help(const struct record_cmd *cmd, FILE *out)
 	}
 	fprintf(out, "Common options:\n");
 	for (size_t i = 0; all && all[i]; i++)
-		if (all[i]->key < RECORD_OPT_OWN && all[i] >= common_options &&
-		    all[i] < common_options + count_options(common_options))
+		if (is_common(all[i]))
 			option_row(out, cmd, all[i]);
 	char text[512];
 	snprintf(text, sizeof(text), "Short options bundle and take attached arguments: -sd5 is "
@@ -533,8 +541,7 @@ static int scan(struct record_opts *o, const struct record_cmd *cmd, int argc, c
 			ret = record_usage_error(o, "unknown option '%s' (try 'ftrec %s --help')", name, cmd->name);
 		else if (opt->key == RECORD_OPT_HELP)
 			ret = 1; /* not reached: the help pass found it */
-		else if (opt->key >= RECORD_OPT_OWN || opt < common_options ||
-			 opt >= common_options + count_options(common_options))
+		else if (!is_common(opt))
 			ret = cmd->option ? cmd->option(o, opt->key, optarg, ctx) : -1;
 		else
 			ret = common_option(o, cmd, &ps, opt->key, name, optarg);
@@ -584,14 +591,9 @@ static int check_positionals(struct record_opts *o, const struct record_cmd *cmd
 		args->v[kept++] = args->v[i];
 	}
 	args->n = kept;
-	if (args->n < required || (args->n == 0 && required && repeat)) {
-		char want[256] = "";
-		size_t len = 0;
-		for (size_t i = 0; i < nslots && len < sizeof(want); i++)
-			len += (size_t)snprintf(want + len, sizeof(want) - len, "%s%s%s%s%s", i ? " " : "",
-				slots[i].flags & RECORD_POS_OPTIONAL ? "[" : "", slots[i].name,
-				slots[i].flags & RECORD_POS_REPEAT ? "..." : "",
-				slots[i].flags & RECORD_POS_OPTIONAL ? "]" : "");
+	if (args->n < required) {
+		char want[256];
+		positionals_synopsis(cmd, want, sizeof(want));
 		return record_usage_error(o, "expected %s (try 'ftrec %s --help')", want, cmd->name);
 	}
 	return 0;
