@@ -194,6 +194,15 @@ $(BUILD)/man/ftrec.1: $(BUILD)/ftrec tools/mkman.sh
 	tools/mkman.sh -a -d "record Linux ftrace ring buffers into .ftz files for ftana" $(BUILD)/ftrec >$@.tmp
 	mv $@.tmp $@
 
+# ftana's page: its commands, and every report's help ("ftana report NAME --help").
+MAN_PAGES += $(BUILD)/man/ftana.1
+$(BUILD)/man/ftana.1: $(BUILD)/ftana tools/mkman.sh
+	@mkdir -p $(dir $@)
+	$(BUILD)/ftana report --help | awk '/^reports:/ { on = 1; next } on && NF { print "report " $$1 }' | \
+		xargs -d '\n' tools/mkman.sh -a -d "analyse ftrec captures and trace-cmd trace.dat files offline" \
+		$(BUILD)/ftana >$@.tmp
+	mv $@.tmp $@
+
 install: $(BUILD)/ftrec $(BUILD)/ftana $(MAN_PAGES)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BUILD)/ftrec $(BUILD)/ftana $(DESTDIR)$(PREFIX)/bin/

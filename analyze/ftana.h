@@ -24,6 +24,8 @@
 
 #include "analyze/sqlguard.h" /* ftana_db_harden: every connection, the importer's too */
 
+#define FTANA_VERSION "0.1"
+
 /* Exit statuses shared by all subcommands. */
 enum ftana_exit {
 	FTANA_EXIT_OK      = 0,

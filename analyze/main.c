@@ -32,11 +32,14 @@ static const struct subcommand {
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: ftana COMMAND ...\n");
+	fprintf(out, "usage: ftana COMMAND [ARGS...]\n"
+		     "analyse ftrec captures (.ftz) and trace-cmd trace.dat files offline\n"
+		     "Commands:\n");
 	for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
-		fprintf(out, "  ftana %s\n", subcommands[i].usage);
+		fprintf(out, "  %s\n", subcommands[i].usage);
 	fprintf(out, "FILE is a .ftz from ftrec, a trace-cmd trace.dat, or a .db made by 'ftana db'.\n"
-		     "'ftana COMMAND --help' describes each command.\n"
+		     "'ftana COMMAND --help' describes each command; every report's options:\n"
+		     "'ftana report NAME --help'. docs/SQL.md documents the database.\n"
 		     "Exit status: 0 ok, 1 error, 3 the input is damaged (results cover what came before).\n");
 }
 
@@ -50,6 +53,10 @@ int main(int argc, char **argv)
 	    !strcmp(argv[1], "help")) {
 		usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? FTANA_EXIT_ERROR : FTANA_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("ftana %s\n", FTANA_VERSION);
+		return FTANA_EXIT_OK;
 	}
 	for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
 		if (!strcmp(argv[1], subcommands[i].name)) {

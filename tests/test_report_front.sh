@@ -83,7 +83,27 @@ done
 "$FTANA" --help >"$work/out" 2>&1
 assert_eq "ftana --help: exit" 0 "$?"
 for c in db info sql report; do
-	grep -q "^  ftana $c " "$work/out" || fail "ftana --help does not list $c"
+	grep -q "^  $c " "$work/out" || fail "ftana --help does not list $c"
 done
+
+# the man page is made from the same help texts: each command's and report's section is
+# exactly what its --help prints (tools/mkman.sh, as the Makefile runs it)
+printf '%s\n' $reports | sed 's/^/report /' | xargs -d '\n' "$ROOT_DIR/tools/mkman.sh" -a -d test "$FTANA" \
+	>"$work/ftana.1" 2>"$work/err" || fail "mkman.sh ftana: $(cat "$work/err")"
+for c in db info sql report $(printf 'report@%s ' $reports); do
+	c=${c//@/ }
+	# shellcheck disable=SC2086
+	"$FTANA" $c --help >"$work/help"
+	awk -v c="$c" '$0 == ".SS \"ftana " c "\"" { on = 1; next } on && /^\.nf$/ { next }
+		on && /^\.fi$/ { exit } on' "$work/ftana.1" |
+		sed -e 's/\\-/-/g' -e 's/^\\&//' -e 's/\\e/\\/g' >"$work/man"
+	if cmp -s "$work/man" "$work/help"; then pass "man page: ftana $c = its --help"; else
+		fail "man page: ftana $c differs from its --help"; diff "$work/help" "$work/man" | head -5
+	fi
+done
+if command -v groff >/dev/null; then
+	groff -man -Tutf8 -ww -z "$work/ftana.1" >"$work/groff.err" 2>&1
+	assert_eq "groff warnings on ftana.1" 0 "$(wc -l <"$work/groff.err")"
+fi
 
 finish

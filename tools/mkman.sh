@@ -5,8 +5,9 @@
 #
 # usage: tools/mkman.sh [-s SECTION] [-d DESCRIPTION] [-v VERSION] [-a] PROGRAM [SUBCOMMAND...]
 #   PROGRAM      the binary to run (its base name is the page's name)
-#   SUBCOMMAND   each gets a subsection with the output of `PROGRAM SUBCOMMAND --help`
-#   -a           also take the subcommands from `PROGRAM --help`: the words starting
+#   SUBCOMMAND   each gets a subsection with the output of `PROGRAM SUBCOMMAND --help`;
+#                one of several words ("report iolat") is run as those words
+#   -a           also take the subcommands from `PROGRAM --help` (before the given ones): the words starting
 #                the indented lines under a line "Commands:" (up to the next line
 #                that is not indented)
 #   -s SECTION   man section (default 1)
@@ -56,7 +57,8 @@ roff() {
 
 help "$tmp/top"
 if [ -n "$auto" ]; then
-	set -- "$@" $(awk '/^Commands:/ { on = 1; next } on && /^  +[A-Za-z]/ { print $1; next } on { exit }' "$tmp/top")
+	# the program's own commands first, then the ones given
+	set -- $(awk '/^Commands:/ { on = 1; next } on && /^  +[A-Za-z]/ { print $1; next } on { exit }' "$tmp/top") "$@"
 fi
 [ -n "$description" ] || description=$(sed -n 2p "$tmp/top")
 if [ -z "$version" ]; then
@@ -71,7 +73,8 @@ fi
 i=0
 for cmd in "$@"; do
 	i=$((i + 1))
-	help "$tmp/cmd$i" "$cmd"
+	# shellcheck disable=SC2086 # "report iolat": two words
+	help "$tmp/cmd$i" $cmd
 done
 
 {
