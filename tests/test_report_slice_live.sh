@@ -70,4 +70,24 @@ for cpu in $("$FTANA" sql "$work/t.ftz" "SELECT DISTINCT cpu FROM sys_enter_getp
 	assert_eq "--cpu $cpu" "$want" "$(rows -p "$pid" --cpu "$cpu")"
 done
 
+# ftrec -p PID on a running multi-threaded process records every thread of it and no
+# other task (set_event_pid holds them all), and the report's -L splits them again
+WORKLOAD_START_MS=1500 "$work/workload" threads 3 $K 100 >"$work/wl2" &
+wl=$!
+for _ in $(seq 50); do grep -q '^threads_ready=' "$work/wl2" && break; sleep 0.1; done
+"$FTREC" tpoint -p "$wl" -d 4 -o "$work/p.ftz" syscalls:sys_enter_getppid >/dev/null 2>"$work/ftrec2.err" ||
+	{ fail "ftrec tpoint -p failed:"; cat "$work/ftrec2.err"; }
+wait "$wl"
+tids2=($(sed -n 's/^tid=\([0-9]*\) .*/\1/p' "$work/wl2"))
+in_list=$(IFS=,; echo "${tids2[*]}")
+assert_eq "ftrec -p: events of the process's threads" $((6 * K * 3)) \
+	"$("$FTANA" sql "$work/p.ftz" "SELECT count(*) FROM sys_enter_getppid WHERE pid IN ($in_list)" --csv | tail -n 1)"
+assert_eq "ftrec -p: events of other tasks" 0 \
+	"$("$FTANA" sql "$work/p.ftz" "SELECT count(*) FROM sys_enter_getppid WHERE pid NOT IN ($in_list)" --csv | tail -n 1)"
+for i in 0 1 2; do
+	n=$("$FTANA" report tpoint "$work/p.ftz" --json -L "${tids2[$i]}" 2>/dev/null |
+		python3 -c 'import json, sys; print(len(json.load(sys.stdin)["rows"]))')
+	assert_eq "ftrec -p, report -L thread $((i + 1))" $(((i + 1) * K * 3)) "$n"
+done
+
 finish

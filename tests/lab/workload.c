@@ -11,7 +11,9 @@
  *   workload read FILE BYTES    one read(2) of BYTES bytes from the start of FILE
  *   workload open PATH          one open(2) + close(2) of PATH (failing is fine)
  *   workload threads T K MS     T threads; thread i (1..T) makes i*K getppid(2) calls in
- *                               each of 3 bursts, MS ms apart (all threads in step)
+ *                               each of 3 bursts, MS ms apart (all threads in step); with
+ *                               WORKLOAD_START_MS=N in the environment the threads exist
+ *                               N ms before the first burst (time to attach `ftrec -p`)
  *
  * Each operation is made with syscall() so it is exactly one system call of that kind
  * (the C library would add or cache some). First line on stdout: "pid=N" (so a scenario
@@ -168,6 +170,15 @@ static int do_threads(char **argv)
 			fprintf(stderr, "workload: threads: pthread_create failed\n");
 			return 1;
 		}
+	}
+	const char *delay = getenv("WORKLOAD_START_MS");
+	if (delay) {
+		long d = parse_count(delay, "WORKLOAD_START_MS");
+		struct timespec wait = { .tv_sec = d / 1000, .tv_nsec = (d % 1000) * 1000000L };
+
+		printf("threads_ready=%d\n", (int)nr);
+		fflush(stdout);
+		nanosleep(&wait, NULL);
 	}
 	for (int b = 0; b < THREAD_BURSTS; b++) {
 		if (b > 0)
