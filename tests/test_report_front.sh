@@ -70,6 +70,29 @@ assert_ge "funcslower rows" 2 "$(wc -l <"$work/after")"
 "$FTANA" report funcslower -t -P "$work/funcslower.ftz" >"$work/apart" 2>&1
 assert_eq "funcslower: -tP = -t -P" "$(cat "$work/apart")" "$(cat "$work/bundled")"
 
+# lost events: a warning on stderr in every mode, and in the JSON document too
+"$FTANA" db "$work/funcslower.ftz" -o "$work/lost.db" >/dev/null 2>&1
+python3 - "$work/lost.db" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+first = int(db.execute("SELECT value FROM meta WHERE key = 'first_ts'").fetchone()[0])
+db.execute("INSERT INTO lost_events VALUES (1, ?, 17)", (first + 1000,))
+db.commit()
+PY
+for fmt in "" --csv --json; do
+	# shellcheck disable=SC2086
+	"$FTANA" report funcslower $fmt "$work/lost.db" >"$work/out" 2>"$work/err"
+	assert_eq "lost events, ${fmt:-text}: exit" 0 "$?"
+	assert_contains "lost events, ${fmt:-text}: warning on stderr" "$work/err" \
+		"^ftana report funcslower: warning: the capture lost 17 events"
+	grep -q "lost 17" "$work/out" && [ "$fmt" != --json ] && fail "lost events, ${fmt:-text}: the warning reached stdout"
+done
+assert_eq "lost events, JSON: in the document's warnings" 1 \
+	"$(python3 -c 'import json, sys; print(sum("lost 17 events" in w for w in json.load(open(sys.argv[1]))["warnings"]))' "$work/out")"
+# a window after the loss: no warning
+"$FTANA" report funcslower --since 0.1 "$work/lost.db" >/dev/null 2>"$work/err"
+assert_eq "lost events outside --since: no warning" 0 "$(grep -c 'lost 17' "$work/err")"
+
 # the other commands
 for c in db info sql report; do
 	"$FTANA" "$c" --help >"$work/out" 2>"$work/err"
