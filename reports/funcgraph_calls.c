@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * funcgraph_calls.c - build temp.calls (schema/reports/funcgraph.sql) from the
- * funcgraph_entry / funcgraph_exit events.
+ * funcgraph_calls.c - build temp.call_rows (schema/reports/funcgraph.sql), the rows
+ * of the `calls` view, from the funcgraph_entry / funcgraph_exit events of the whole
+ * capture. Reports slice the view in SQL (schema/reports/funcgraph_report.sql).
  *
  * Why C and not SQL: matching an exit to its entry alone is a window function
  * (LAG over each thread's events at one depth), but a real capture also has
@@ -87,9 +88,9 @@ static int grow(void **arr, int *cap, int need, size_t size)
 	return 0;
 }
 
-/* Write one finished call; dur < 0 means unknown. */
+/* Write one finished call; dur < 0 means unknown; exit_id < 0: no return seen. */
 static int emit(struct builder *b, struct thread *t, const struct frame *f, int64_t parent,
-		int64_t exit_id, int64_t end_ts, int64_t dur)
+		int64_t exit_id, int exit_cpu, int64_t end_ts, int64_t dur)
 {
 	sqlite3_stmt *st = b->insert;
 
@@ -109,6 +110,7 @@ static int emit(struct builder *b, struct thread *t, const struct frame *f, int6
 	sqlite3_bind_int(st, 13, f->children);
 	sqlite3_bind_int64(st, 14, f->child_dur);
 	sqlite3_bind_int(st, 15, f->flags);
+	exit_id >= 0 ? sqlite3_bind_int(st, 16, exit_cpu) : sqlite3_bind_null(st, 16);
 	if (sqlite3_step(st) != SQLITE_DONE)
 		return -EIO;
 
@@ -134,7 +136,7 @@ static int pop_unfinished(struct builder *b, struct thread *t)
 	struct frame f = t->stack[--t->depth];
 
 	f.flags |= CALL_NO_EXIT;
-	return emit(b, t, &f, f.has_parent ? t->stack[t->depth - 1].call_id : -1, -1, 0, -1);
+	return emit(b, t, &f, f.has_parent ? t->stack[t->depth - 1].call_id : -1, -1, 0, 0, -1);
 }
 
 static int on_call(struct builder *b, struct thread *t, const struct frame *in)
@@ -207,7 +209,7 @@ static int on_return(struct builder *b, struct thread *t, const struct frame *in
 	if (lossy)
 		f.flags |= CALL_LOSSY;
 	return emit(b, t, &f, f.has_parent ? t->stack[t->depth - 1].call_id : -1,
-		    exit_id, in->ts, dur);
+		    exit_id, in->cpu, in->ts, dur);
 }
 
 static const char *const events_sql[] = {
@@ -259,9 +261,9 @@ static int walk(struct builder *b, sqlite3_stmt *ev)
 
 /* Calls that were running on a CPU while it lost events may miss callees. */
 static const char lost_sql[] =
-	"UPDATE calls SET flags = flags | 4 WHERE EXISTS (SELECT 1 FROM lost_events l "
-	"WHERE l.cpu = calls.cpu AND l.ts >= coalesce(calls.start_ts, 0) "
-	"AND l.ts <= coalesce(calls.end_ts, 9223372036854775807))";
+	"UPDATE call_rows SET flags = flags | 4 WHERE EXISTS (SELECT 1 FROM lost_events l "
+	"WHERE l.cpu IN (call_rows.cpu, call_rows.exit_cpu) AND l.ts >= coalesce(call_rows.start_ts, 0) "
+	"AND l.ts <= coalesce(call_rows.end_ts, 9223372036854775807))";
 
 int funcgraph_build_calls(sqlite3 *db)
 {
@@ -274,11 +276,12 @@ int funcgraph_build_calls(sqlite3 *db)
 	const char *sql = events_sql[rf_has_table(db, "funcgraph_entry") ? 0 : 1];
 	if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db, sql, -1, &ev, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db, "INSERT INTO calls(id, cpu, pid, task, depth, func, start_ts, "
-			       "end_ts, dur, parent_id, entry_id, exit_id, children, child_dur, flags) "
-			       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+	    sqlite3_prepare_v2(db, "INSERT INTO call_rows(id, cpu, pid, task, depth, ip, start_ts, "
+			       "end_ts, dur_ns, parent_id, entry_id, exit_id, children, child_dur_ns, "
+			       "flags, exit_cpu) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
+			       "?12, ?13, ?14, ?15, ?16)",
 			       -1, &b.insert, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db, "UPDATE calls SET parent_id = ?1 WHERE id = ?2",
+	    sqlite3_prepare_v2(db, "UPDATE call_rows SET parent_id = ?1 WHERE id = ?2",
 			       -1, &b.adopt, NULL) != SQLITE_OK)
 		goto out;
 	rc = walk(&b, ev);
@@ -298,4 +301,14 @@ out:
 	}
 	free(b.threads);
 	return rc;
+}
+
+int funcgraph_views(sqlite3 *db)
+{
+	/* The walk covers the whole capture once; reports slice its rows in SQL. */
+	if (rf_setup(db) || ftana_exec_sql_file(db, "schema/reports/funcgraph.sql") ||
+	    funcgraph_build_calls(db) ||
+	    ftana_exec_sql_file(db, "schema/reports/funcgraph_calls.sql"))
+		return -1;
+	return 0;
 }

@@ -34,11 +34,13 @@ int rf_missing(const char *report, const char *table, const char *hint);
 
 /* The reports (struct report .run in cmd_report.c's table). */
 int report_funccount(sqlite3 *db, int argc, char **argv);
-int report_funcslower(sqlite3 *db, int argc, char **argv);
-int report_funcgraph(sqlite3 *db, int argc, char **argv);
 int report_kprobe(sqlite3 *db, int argc, char **argv);
 
-/* Build temp.calls from funcgraph_entry/exit (reports/funcgraph_calls.c). */
+/* Build temp.call_rows from funcgraph_entry/exit (reports/funcgraph_calls.c). */
 int funcgraph_build_calls(sqlite3 *db);
+/* The `calls` view of the whole capture (call_rows, names): for reports and `ftana sql`. */
+int funcgraph_views(sqlite3 *db);
+/* The `slow_calls` view of a capture with funcgraph_exit (report_funcslower.c). */
+int funcslower_views(sqlite3 *db);
 
 #endif

@@ -1,154 +1,247 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * report_funcgraph.c - `ftana report funcgraph [-p PID] [-C CPU] [--tree] [--folded]`:
- * function_graph captures as the kernel prints them (per thread, indented, durations
- * on leaf lines and closing braces), as one aggregated call tree, or as folded stacks.
- * The calls table is built in C (reports/funcgraph_calls.c); the rest is
- * schema/reports/funcgraph_views.sql.
+ * report_funcgraph.c - `ftana report funcgraph`: function_graph captures as the kernel
+ * prints them -- per thread (default), or all CPUs merged in time order with the
+ * kernel's context-switch markers (--time-order) -- as one aggregated call tree
+ * (--tree), or as folded stacks (--folded). perf-tools funcgraph's -m, -t, -P, -D
+ * and -H shape the text. CSV/JSON carry the selected calls' rows.
+ * SQL: the `calls` view of the whole capture (reports/funcgraph_calls.c builds its
+ * rows, schema/reports/funcgraph_calls.sql), sliced in schema/reports/funcgraph_report.sql.
  */
-#include <getopt.h>
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyze/ftana.h"
-#include "reports/report_func.h"
-#include "reports/report_front.h"
-#include "reports/report_util.h"
 #include "analyze/text_escape.h"
+#include "reports/funcgraph_print.h"
+#include "reports/report_front.h"
+#include "reports/report_func.h"
 
-/* The kernel's duration column: a marker for slow calls, then microseconds. */
-static void print_duration(FILE *out, sqlite3_stmt *st, int col)
+enum view { VIEW_THREAD, VIEW_TIME, VIEW_TREE, VIEW_FOLDED };
+
+struct funcgraph_opts {
+	enum view view;
+	int views;        /* how many view options were given */
+	double max_depth; /* -m; 0: none */
+	bool times, procs, no_duration;
+};
+
+enum { OPT_DEPTH, OPT_TIMES, OPT_PROCS, OPT_NO_DURATION, OPT_TIME_ORDER, OPT_TREE, OPT_FOLDED };
+
+static const struct report_option options[] = {
+	[OPT_DEPTH] = { "max-depth", 'm', "DEPTH", "only calls at depth below DEPTH (1: the graphed functions\n"
+			"themselves, their callees' time in their duration)" },
+	[OPT_TIMES] = { NULL, 't', NULL, "text: the time column (funcgraph-abstime; --wall: UTC)" },
+	[OPT_PROCS] = { NULL, 'P', NULL, "text: the task column COMM-PID (funcgraph-proc)" },
+	[OPT_NO_DURATION] = { NULL, 'D', NULL, "text: no duration column (nofuncgraph-duration)" },
+	[OPT_TIME_ORDER] = { "time-order", 0, NULL, "all CPUs merged in time order as the kernel prints them,\n"
+			     "with its context-switch markers (default: per thread)" },
+	[OPT_TREE] = { "tree", 0, NULL, "one aggregated call tree (count, total and self time)" },
+	[OPT_FOLDED] = { "folded", 0, NULL, "folded stacks weighted by self time (flame graph input)" },
+	{ 0 }
+};
+
+static int option(struct report_ctx *ctx, int index, const char *arg)
 {
-	static const struct { int64_t ns; char mark; } marks[] = {
-		{ 1000000000, '$' }, { 100000000, '@' }, { 10000000, '*' },
-		{ 1000000, '#' }, { 100000, '!' }, { 10000, '+' },
-	};
-	if (sqlite3_column_type(st, col) == SQLITE_NULL) {
-		fprintf(out, "%13s |", "");
-		return;
+	struct funcgraph_opts *o = ctx->opts;
+
+	switch (index) {
+	case OPT_DEPTH:
+		if (report_number(ctx, "-m", arg, 1, &o->max_depth))
+			return -1;
+		break;
+	case OPT_TIMES: o->times = true; break;
+	case OPT_PROCS: o->procs = true; break;
+	case OPT_NO_DURATION: o->no_duration = true; break;
+	case OPT_TIME_ORDER: o->view = VIEW_TIME; o->views++; break;
+	case OPT_TREE: o->view = VIEW_TREE; o->views++; break;
+	case OPT_FOLDED: o->view = VIEW_FOLDED; o->views++; break;
 	}
-	int64_t ns = sqlite3_column_int64(st, col);
-	char mark = ' ';
-	for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++)
-		if (ns >= marks[i].ns) {
-			mark = marks[i].mark;
-			break;
-		}
-	fprintf(out, "%c %8.3f us |", mark, ns / 1e3);
+	return 0;
 }
 
-static int print_graph(sqlite3 *db, FILE *out)
+static int check(struct report_ctx *ctx)
 {
+	const struct funcgraph_opts *o = ctx->opts;
+
+	if (o->views > 1)
+		return report_error(ctx, "--time-order, --tree and --folded are different views: give one");
+	return 0;
+}
+
+/* The kernel pads the CPU column to the digits of the highest CPU number. */
+static int cpu_width(sqlite3 *db)
+{
+	int64_t nr = 0, max_cpu = 0;
 	sqlite3_stmt *st;
+
+	if (!rf_meta_int(db, "nr_cpus", &nr) &&
+	    sqlite3_prepare_v2(db, "SELECT max(max(cpu), coalesce(max(exit_cpu), 0)) FROM fg_sel",
+			       -1, &st, NULL) == SQLITE_OK) {
+		if (sqlite3_step(st) == SQLITE_ROW)
+			max_cpu = sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+		nr = max_cpu + 1;
+	}
+	int width = 1;
+	for (int64_t n = nr - 1; n >= 10; n /= 10)
+		width++;
+	return width;
+}
+
+/* Say what the recording could not show instead of guessing it. */
+static void print_flags(FILE *out, const char *kind, int flags)
+{
+	if (!strcmp(kind, "open") && (flags & 2))
+		fputs("  /* no return recorded */", out);
+	if (!strcmp(kind, "close") && (flags & 1))
+		fputs("  /* entry not recorded */", out);
+	if (strcmp(kind, "open") && (flags & 4))
+		fputs("  /* events lost inside */", out);
+}
+
+/* The graph views: one line per event of the selected calls, as the kernel prints them. */
+static int print_graph(struct report_ctx *ctx, const struct funcgraph_opts *o)
+{
+	struct fg_style style = { .abstime = o->times, .proc = o->procs, .duration = !o->no_duration,
+				  .cpu_width = cpu_width(ctx->db) };
+	bool time_order = o->view == VIEW_TIME;
+	struct fg_switches sw = { 0 };
 	int64_t task = INT64_MIN;
 	bool first = true;
+	sqlite3_stmt *st;
 	int step;
+	char *sql = sqlite3_mprintf(
+		"SELECT is_exit, cpu, ts, task, pid, comm, depth, func, dur_ns, flags, %s AS leaf, "
+		"%s FROM fg_lines WHERE NOT (is_exit AND %s) ORDER BY %s seq",
+		time_order ? "leaf_time" : "leaf_thread", ctx->wall ? "report_ts(ts)" : "NULL",
+		time_order ? "leaf_time" : "leaf_thread", time_order ? "" : "task,");
 
-	if (sqlite3_prepare_v2(db, "SELECT task, pid, cpu, kind, depth, name, dur, flags "
-			       "FROM fg_lines", -1, &st, NULL) != SQLITE_OK) {
-		fprintf(stderr, "ftana report funcgraph: %s\n", sqlite3_errmsg(db));
-		return FTANA_EXIT_ERROR;
+	if (!sql || sqlite3_prepare_v2(ctx->db, sql, -1, &st, NULL) != SQLITE_OK) {
+		sqlite3_free(sql);
+		return report_error(ctx, "%s", sqlite3_errmsg(ctx->db));
 	}
+	sqlite3_free(sql);
+	if (ctx->header)
+		fg_header(stdout, &style);
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-		int pid = sqlite3_column_int(st, 1);
-		const char *kind = (const char *)sqlite3_column_text(st, 3);
-		int depth = sqlite3_column_int(st, 4);
-		const char *name = (const char *)sqlite3_column_text(st, 5);
-		int flags = sqlite3_column_int(st, 7);
+		bool exit = sqlite3_column_int(st, 0), leaf = sqlite3_column_int(st, 10);
+		int cpu = sqlite3_column_int(st, 1), depth = sqlite3_column_int(st, 6);
+		int64_t pid = sqlite3_column_int64(st, 4);
+		const char *comm = (const char *)sqlite3_column_text(st, 5);
+		const char *name = (const char *)sqlite3_column_text(st, 7);
+		const char *kind = exit ? "close" : leaf ? "leaf" : "open";
 
-		if (sqlite3_column_int64(st, 0) != task) {
-			task = sqlite3_column_int64(st, 0);
+		if (time_order) {
+			if (fg_switch(stdout, &sw, &style, cpu, pid, comm)) {
+				step = SQLITE_NOMEM;
+				break;
+			}
+		} else if (sqlite3_column_int64(st, 3) != task) {
+			task = sqlite3_column_int64(st, 3);
 			if (pid)
-				fprintf(out, "%s------------ pid %d ------------\n", first ? "" : "\n", pid);
+				printf("%s------------ pid %lld ------------\n", first ? "" : "\n",
+				       (long long)pid);
 			else
-				fprintf(out, "%s------------ idle, CPU %d ------------\n", first ? "" : "\n",
-					sqlite3_column_int(st, 2));
+				printf("%s------------ idle, CPU %d ------------\n", first ? "" : "\n", cpu);
 			first = false;
 		}
-		fprintf(out, "%3d) ", sqlite3_column_int(st, 2));
-		if (!strcmp(kind, "open"))
-			fprintf(out, "%13s |", "");
-		else
-			print_duration(out, st, 6);
-		fprintf(out, "%*s", 2 * depth + 2, "");
-		/* "NAME();" for a leaf, "NAME() {" opening, the brace and the name in a
-		 * comment closing; the name comes from the capture's kallsyms: escaped */
-		bool leaf = !strcmp(kind, "leaf"), open = !strcmp(kind, "open");
-		fputs(leaf || open ? "" : "} /* ", out);
-		text_fputs(out, name);
-		fputs(leaf ? "();" : open ? "() {" : " */", out);
-		/* Say what the recording could not show instead of guessing it. */
-		if (!strcmp(kind, "open") && (flags & 2))
-			fprintf(out, "  /* no return recorded */");
-		if (!strcmp(kind, "close") && (flags & 1))
-			fprintf(out, "  /* entry not recorded */");
-		if (strcmp(kind, "open") && (flags & 4))
-			fprintf(out, "  /* events lost inside */");
-		fputc('\n', out);
+		fg_prologue(stdout, &style, sqlite3_column_int64(st, 2),
+			    (const char *)sqlite3_column_text(st, 11), cpu, comm, pid);
+		fg_duration(stdout, &style, !strcmp(kind, "open") ||
+			    sqlite3_column_type(st, 8) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 8));
+		printf("%*s", 2 * depth, "");
+		/* a leaf "NAME();", an entry "NAME() {", a return the brace and the name in
+		 * a comment; the name comes from the capture's kallsyms: escaped */
+		fputs(exit ? "} /* " : "", stdout);
+		text_fputs(stdout, name);
+		fputs(exit ? " */" : leaf ? "();" : "() {", stdout);
+		print_flags(stdout, kind, sqlite3_column_int(st, 9));
+		putchar('\n');
 	}
 	sqlite3_finalize(st);
-	return step == SQLITE_DONE ? FTANA_EXIT_OK : FTANA_EXIT_ERROR;
+	fg_switches_free(&sw);
+	if (step != SQLITE_DONE)
+		return report_error(ctx, "%s", sqlite3_errmsg(ctx->db));
+	return 0;
 }
 
-int report_funcgraph(sqlite3 *db, int argc, char **argv)
+/* --folded in text: the stacks as flame-graph tools read them, "STACK SELF_NS". */
+static int print_folded(struct report_ctx *ctx)
 {
-	static const struct option longopts[] = {
-		{ "tree", no_argument, NULL, 'T' },
-		{ "folded", no_argument, NULL, 'F' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	enum { GRAPH, TREE, FOLDED } mode = GRAPH;
-	double pid = -1, cpu = -1;
-	int c;
+	sqlite3_stmt *st;
+	int step;
 
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "p:C:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'p': if (!rf_parse_num("funcgraph", 'p', optarg, &pid)) return FTANA_EXIT_ERROR; break;
-		case 'C': if (!rf_parse_num("funcgraph", 'C', optarg, &cpu)) return FTANA_EXIT_ERROR; break;
-		case 'T': mode = TREE; break;
-		case 'F': mode = FOLDED; break;
-		case 'h':
-			printf("usage: ftana report funcgraph FILE [-p PID] [-C CPU] [--tree | --folded]\n");
-			return FTANA_EXIT_OK;
-		default: return FTANA_EXIT_ERROR;
-		}
+	if (sqlite3_prepare_v2(ctx->db, "SELECT stack, self_ns FROM fg_folded", -1, &st, NULL) != SQLITE_OK)
+		return report_error(ctx, "%s", sqlite3_errmsg(ctx->db));
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		text_fputs(stdout, (const char *)sqlite3_column_text(st, 0));
+		printf(" %lld\n", (long long)sqlite3_column_int64(st, 1));
 	}
-	if (!rf_has_table(db, "funcgraph_exit"))
-		return rf_missing("funcgraph", "funcgraph_exit", "record with 'ftrec funcgraph'");
-	/* Like every report: say first whether the capture lost events. */
-	if (ru_warn_lost(db, "SELECT min(ts), max(ts) FROM events", stdout))
-		return FTANA_EXIT_ERROR;
-	if (rf_setup(db) || ftana_exec_sql_file(db, "schema/reports/funcgraph.sql") ||
-	    (pid >= 0 && rf_arg(db, "pid", (int64_t)pid)) ||
-	    (cpu >= 0 && rf_arg(db, "cpu", (int64_t)cpu)) ||
-	    funcgraph_build_calls(db) ||
-	    ftana_exec_sql_file(db, "schema/reports/funcgraph_views.sql"))
-		return FTANA_EXIT_ERROR;
-	switch (mode) {
-	case TREE:
-		return rf_print(db, "SELECT * FROM fg_tree", stdout) ? FTANA_EXIT_ERROR : FTANA_EXIT_OK;
-	case FOLDED: {
-		sqlite3_stmt *st;
-		if (sqlite3_prepare_v2(db, "SELECT folded FROM fg_folded", -1, &st, NULL) != SQLITE_OK)
-			return FTANA_EXIT_ERROR;
-		while (sqlite3_step(st) == SQLITE_ROW) {
-			text_fputs(stdout, (const char *)sqlite3_column_text(st, 0));
-			putchar('\n');
-		}
-		sqlite3_finalize(st);
-		return FTANA_EXIT_OK;
-	}
-	default:
-		return print_graph(db, stdout);
-	}
+	sqlite3_finalize(st);
+	return step == SQLITE_DONE ? 0 : report_error(ctx, "%s", sqlite3_errmsg(ctx->db));
 }
 
-/* TRANSITION: not yet on the report front end (report_front.h). */
+/* The rows CSV and JSON carry for the graph views: the selected calls, in event order. */
+static int print_rows(struct report_ctx *ctx)
+{
+	char *sql = sqlite3_mprintf(
+		"SELECT id, report_ts(start_ts) AS start%s, report_ts(end_ts) AS end%s, cpu, exit_cpu, "
+		"comm, pid, depth, func, dur_ns, dur_ns / 1e3 AS dur_us, parent_id, flags, "
+		"start_ts, end_ts FROM fg_sel ORDER BY coalesce(entry_id, exit_id)",
+		report_ts_suffix(ctx), report_ts_suffix(ctx));
+	int rc = sql ? report_table(ctx, "rows", sql) : -1;
+
+	sqlite3_free(sql);
+	return rc;
+}
+
+static int run(struct report_ctx *ctx)
+{
+	const struct funcgraph_opts *o = ctx->opts;
+	sqlite3 *db = ctx->db;
+	bool text = ctx->fmt == OUT_TEXT;
+	int rc;
+
+	if (!rf_has_table(db, "funcgraph_exit") || !rf_has_table(db, "funcgraph_entry"))
+		return rf_missing("funcgraph", rf_has_table(db, "funcgraph_exit") ? "funcgraph_entry" :
+				  "funcgraph_exit", "record with 'ftrec funcgraph'");
+	if (report_warn_lost(ctx, "SELECT min(ts), max(ts) FROM events") || funcgraph_views(db) ||
+	    (o->max_depth > 0 && rf_arg(db, "max_depth", (int64_t)o->max_depth)) ||
+	    ftana_exec_sql_file(db, "schema/reports/funcgraph_report.sql"))
+		return FTANA_EXIT_ERROR;
+	switch (o->view) {
+	case VIEW_TREE:
+		/* text: the function indented 2 per level, times as the kernel's (3 decimals) */
+		rc = report_table(ctx, "tree", text ?
+			"SELECT count, coalesce(printf('%.3f', total_us), '?') AS total_us, "
+			"coalesce(printf('%.3f', self_us), '?') AS self_us, "
+			"printf('%*s', 2 * level, '') || CASE WHEN below_unknown THEN '... ' ELSE '' END "
+			"|| func AS func, partial FROM fg_tree" :
+			"SELECT count, total_us, self_us, func, partial, level, path FROM fg_tree");
+		break;
+	case VIEW_FOLDED:
+		rc = text ? print_folded(ctx) : report_table(ctx, "folded", "SELECT * FROM fg_folded");
+		break;
+	default:
+		rc = text ? print_graph(ctx, o) : print_rows(ctx);
+	}
+	return rc ? FTANA_EXIT_ERROR : FTANA_EXIT_OK;
+}
+
 const struct report_def report_funcgraph_def = {
 	.name = "funcgraph",
-	.summary = "function_graph call graphs, aggregated tree, folded stacks (funcgraph)",
-	.legacy = report_funcgraph,
+	.summary = "function_graph call graphs per thread or in time order, call tree, folded stacks",
+	.options = options,
+	.opts_size = sizeof(struct funcgraph_opts),
+	.option = option,
+	.check = check,
+	.run = run,
+	.details = "A call is in the slice by its entry event (ts, cpu, pid); a call whose entry was\n"
+		   "not recorded, by its return. -H prints the kernel's column headers.\n"
+		   "CSV/JSON rows (graph views): id, start_s, end_s (trace clock s; _wall with --wall),\n"
+		   "cpu, exit_cpu, comm, pid, depth, func, dur_ns (the kernel's rettime - calltime),\n"
+		   "dur_us, parent_id, flags (1 no entry, 2 no return, 4 events lost inside),\n"
+		   "start_ts, end_ts (ns); --tree: count, total_us, self_us, func, partial, level,\n"
+		   "path; --folded: stack, self_ns. docs/sql/funcgraph.md: the calls view.\n",
 };

@@ -2,25 +2,30 @@
 /*
  * report_funcslower.c - `ftana report funcslower`: one row per slow call (CPU,
  * duration, function; -t adds the time, -P the process, as perf-tools funcslower's
- * options did), or with --hist a log2 histogram of the durations.
+ * options did), with --graph the kernel's function_graph return lines as perf-tools
+ * funcslower prints them, or with --hist a log2 histogram of the durations.
  * SQL: schema/reports/funcslower.sql (the slow_calls view, also for `ftana sql`).
  */
 #include <stdio.h>
 
 #include "analyze/ftana.h"
+#include "analyze/text_escape.h"
+#include "reports/funcgraph_print.h"
 #include "reports/report_front.h"
 #include "reports/report_func.h"
 
 struct funcslower_opts {
-	bool times, procs, hist;
+	bool times, procs, hist, graph;
 };
 
-enum { OPT_TIMES, OPT_PROCS, OPT_HIST };
+enum { OPT_TIMES, OPT_PROCS, OPT_HIST, OPT_GRAPH };
 
 static const struct report_option options[] = {
 	[OPT_TIMES] = { NULL, 't', NULL, "text: add the time column (ts_s; ts_wall with --wall)" },
 	[OPT_PROCS] = { NULL, 'P', NULL, "text: add the process columns (comm, pid)" },
 	[OPT_HIST]  = { "hist", 0, NULL, "a log2 histogram of the durations instead of the calls" },
+	[OPT_GRAPH] = { "graph", 0, NULL, "text: the kernel's function_graph return lines, as\n"
+			"perf-tools funcslower prints them (-t, -P, -H apply)" },
 	{ 0 }
 };
 
@@ -32,8 +37,73 @@ static int option(struct report_ctx *ctx, int index, const char *arg)
 	case OPT_TIMES: o->times = true; break;
 	case OPT_PROCS: o->procs = true; break;
 	case OPT_HIST: o->hist = true; break;
+	case OPT_GRAPH: o->graph = true; break;
 	}
 	return 0;
+}
+
+static int check(struct report_ctx *ctx)
+{
+	const struct funcslower_opts *o = ctx->opts;
+
+	if (o->graph && o->hist)
+		return report_error(ctx, "--graph and --hist are different views: give one");
+	return 0;
+}
+
+/*
+ * perf-tools funcslower: function_graph under tracing_thresh records only returns,
+ * which the kernel prints as "} /" "* func *" "/" lines at the call's depth; with -P
+ * perf-tools drops the context-switch markers (the task is on every line).
+ */
+static int print_graph(struct report_ctx *ctx, const struct funcslower_opts *o)
+{
+	struct fg_style style = { .abstime = o->times, .proc = o->procs, .duration = true, .cpu_width = 1 };
+	struct fg_switches sw = { 0 };
+	int64_t nr_cpus = 0;
+	sqlite3_stmt *st;
+	int step;
+
+	if (!rf_meta_int(ctx->db, "nr_cpus", &nr_cpus) &&
+	    sqlite3_prepare_v2(ctx->db, "SELECT max(cpu) + 1 FROM funcslower_sel", -1, &st, NULL) == SQLITE_OK) {
+		if (sqlite3_step(st) == SQLITE_ROW)
+			nr_cpus = sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+	}
+	for (int64_t n = nr_cpus - 1; n >= 10; n /= 10)
+		style.cpu_width++;
+	if (sqlite3_prepare_v2(ctx->db, ctx->wall ?
+			       "SELECT ts, cpu, comm, pid, dur_ns, func, depth, report_ts(ts) "
+			       "FROM funcslower_sel ORDER BY id" :
+			       "SELECT ts, cpu, comm, pid, dur_ns, func, depth, NULL "
+			       "FROM funcslower_sel ORDER BY id", -1, &st, NULL) != SQLITE_OK)
+		return report_error(ctx, "%s", sqlite3_errmsg(ctx->db));
+	if (ctx->header)
+		fg_header(stdout, &style);
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		int cpu = sqlite3_column_int(st, 1);
+		const char *comm = (const char *)sqlite3_column_text(st, 2);
+		int64_t pid = sqlite3_column_int64(st, 3);
+
+		if (!o->procs && fg_switch(stdout, &sw, &style, cpu, pid, comm)) {
+			step = SQLITE_NOMEM;
+			break;
+		}
+		fg_prologue(stdout, &style, sqlite3_column_int64(st, 0),
+			    (const char *)sqlite3_column_text(st, 7), cpu, comm, pid);
+		fg_duration(stdout, &style, sqlite3_column_int64(st, 4));
+		printf("%*s} /* ", 2 * sqlite3_column_int(st, 6), "");
+		text_fputs(stdout, (const char *)sqlite3_column_text(st, 5));
+		fputs(" */\n", stdout);
+	}
+	sqlite3_finalize(st);
+	fg_switches_free(&sw);
+	return step == SQLITE_DONE ? 0 : report_error(ctx, "%s", sqlite3_errmsg(ctx->db));
+}
+
+int funcslower_views(sqlite3 *db)
+{
+	return rf_setup(db) || ftana_exec_sql_file(db, "schema/reports/funcslower.sql") ? -1 : 0;
 }
 
 static int run(struct report_ctx *ctx)
@@ -44,18 +114,20 @@ static int run(struct report_ctx *ctx)
 
 	if (!rf_has_table(db, "funcgraph_exit"))
 		return rf_missing("funcslower", "funcgraph_exit", "record with 'ftrec funcslower'");
-	if (report_warn_lost(ctx, "SELECT min(ts), max(ts) FROM events") ||
-	    rf_setup(db) || ftana_exec_sql_file(db, "schema/reports/funcslower.sql") ||
+	if (report_warn_lost(ctx, "SELECT min(ts), max(ts) FROM events") || funcslower_views(db) ||
 	    ftana_exec_sql_file(db, "schema/reports/funcslower_report.sql"))
 		return FTANA_EXIT_ERROR;
 	if (o->hist)
 		return report_table(ctx, "histogram", "SELECT * FROM funcslower_hist") ?
 		       FTANA_EXIT_ERROR : FTANA_EXIT_OK;
+	if (o->graph && !all)
+		return print_graph(ctx, o) ? FTANA_EXIT_ERROR : FTANA_EXIT_OK;
 
 	bool times = all || o->times, procs = all || o->procs;
-	char *sql = sqlite3_mprintf("SELECT %s%s%scpu, %sdur_us, func FROM funcslower_sel ORDER BY id",
+	char *sql = sqlite3_mprintf("SELECT %s%s%scpu, %sdur_us, func%s FROM funcslower_sel ORDER BY id",
 				    times ? "report_ts(ts) AS ts" : "", times ? report_ts_suffix(ctx) : "",
-				    times ? ", " : "", procs ? "comm, pid, " : "");
+				    times ? ", " : "", procs ? "comm, pid, " : "",
+				    all ? ", dur_ns, depth, id" : "");
 	int rc = sql ? report_table(ctx, "rows", sql) : -1;
 
 	sqlite3_free(sql);
@@ -64,12 +136,16 @@ static int run(struct report_ctx *ctx)
 
 const struct report_def report_funcslower_def = {
 	.name = "funcslower",
-	.summary = "calls slower than the recording's threshold, or their histogram (funcslower)",
+	.summary = "calls slower than the recording's threshold, as rows, graph lines or a histogram",
 	.options = options,
 	.opts_size = sizeof(struct funcslower_opts),
 	.option = option,
+	.check = check,
 	.run = run,
-	.details = "columns (CSV/JSON carry all of them): ts_s (trace clock, s), cpu, comm, pid,\n"
-		   "dur_us (the kernel's own rettime - calltime, us), func; --hist: low_us, high_us,\n"
-		   "count (and a bar in text)\n",
+	.details = "A call is in the slice by its return event (ts, cpu, pid): tracing_thresh records\n"
+		   "no entries.\n"
+		   "columns (CSV/JSON carry all of them): ts_s (trace clock, s), cpu, comm, pid,\n"
+		   "dur_us (the kernel's own rettime - calltime, us), func, dur_ns, depth, id (the\n"
+		   "return event); --hist: low_us, high_us, count (and a bar in text). --graph is a\n"
+		   "text view: with --csv/--json it gives the rows.\n",
 };

@@ -206,6 +206,10 @@ void report_sql_views(sqlite3 *db)
 {
 	if (rf_has_table(db, "block_rq_issue") && rf_has_table(db, "block_rq_complete"))
 		iolat_views(db);
+	if (rf_has_table(db, "funcgraph_entry") && rf_has_table(db, "funcgraph_exit"))
+		funcgraph_views(db); /* `calls`: one walk over every function_graph event */
+	if (rf_has_table(db, "funcgraph_exit"))
+		funcslower_views(db); /* `slow_calls` */
 }
 
 static void regexp_free(void *p)

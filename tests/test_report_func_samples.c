@@ -115,6 +115,8 @@ static void test_funcslower(void **state)
 	char words[64];
 	char *out;
 	char *argv[] = { "funcslower", "-P", NULL };
+	char *hist[] = { "funcslower", "--hist", NULL };
+	char *graph[] = { "funcslower", "--graph", "-P", NULL };
 
 	snprintf(words, sizeof(words), "workload sleep %lld ", m);
 	long long ms = recorded_arg(db, words);
@@ -122,8 +124,16 @@ static void test_funcslower(void **state)
 	assert_int_equal(fx_int(db, "SELECT count(*) FROM slow_calls WHERE dur_ns >= %lld", ms * 1000000), m);
 	assert_int_equal(fx_int(db, "SELECT count(*) FROM slow_calls WHERE dur_ns < %lld", usecs * 1000), 0);
 	assert_int_equal(fx_count_lines(out, "workload"), fx_int(db, "SELECT count(*) FROM slow_calls"));
+	free(out);
+	assert_int_equal(fx_run("funcslower", db, &out, 2, hist), 0);
 	assert_int_equal(fx_int(db, "SELECT sum(count) FROM funcslower_hist"),
 			 fx_int(db, "SELECT count(*) FROM slow_calls"));
+	free(out);
+	/* the kernel's return lines: every slow call, "} /" "* do_nanosleep *" "/", '*' above 10 ms */
+	assert_int_equal(fx_run("funcslower", db, &out, 3, graph), 0);
+	assert_int_equal(fx_count_lines(out, "workloa-"), fx_int(db, "SELECT count(*) FROM slow_calls"));
+	assert_int_equal(fx_count_lines(out, " us |  } /* do_nanosleep */"), m);
+	assert_int_equal(fx_count_lines(out, "| * 5"), m);
 	free(out);
 	fx_close(db);
 }
@@ -134,26 +144,32 @@ static void test_funcgraph(void **state)
 	sqlite3 *db = open_sample("funcgraph");
 	char *out;
 	char *argv[] = { "funcgraph", "--tree", NULL };
+	char *depth1[] = { "funcgraph", "-m", "1", NULL };
 	const char *workload = "(SELECT pid FROM tasks WHERE comm = 'workload')";
 
-	assert_int_equal(fx_report(report_funcgraph, db, &out, 2, argv), 0);
+	assert_int_equal(fx_run("funcgraph", db, &out, 2, argv), 0);
 	/* every entry of the workload met its exit */
 	assert_int_equal(fx_int(db, "SELECT count(*) FROM calls WHERE pid IN %s", workload),
 			 fx_int(db, "SELECT count(*) FROM funcgraph_exit WHERE pid IN %s", workload));
 	assert_int_equal(fx_int(db, "SELECT count(*) FROM calls WHERE pid IN %s AND flags <> 0", workload), 0);
 	/* durations are the kernel's, and no caller is shorter than its callees */
-	assert_int_equal(fx_int(db, "SELECT sum(dur) FROM calls c JOIN fg_names n ON n.ip = c.func "
-				"WHERE n.name = 'ksys_read' AND pid IN %s", workload),
+	assert_int_equal(fx_int(db, "SELECT sum(dur_ns) FROM calls "
+				"WHERE func = 'ksys_read' AND pid IN %s", workload),
 			 fx_int(db, "SELECT sum(rettime - calltime) FROM funcgraph_exit x JOIN symbols s "
 				"ON s.addr = x.func WHERE s.name = 'ksys_read' AND pid IN %s", workload));
-	assert_int_equal(fx_int(db, "SELECT count(*) FROM calls p WHERE dur < "
-				"(SELECT sum(c.dur) FROM calls c WHERE c.parent_id = p.id)"), 0);
+	assert_int_equal(fx_int(db, "SELECT count(*) FROM calls p WHERE dur_ns < "
+				"(SELECT sum(c.dur_ns) FROM calls c WHERE c.parent_id = p.id)"), 0);
 	assert_true(fx_int(db, "SELECT count(*) FROM calls WHERE children > 0") >= 1);
-	assert_int_equal(fx_int(db, "SELECT count(*) FROM calls p WHERE children > 0 AND child_dur <> "
-				"(SELECT sum(c.dur) FROM calls c WHERE c.parent_id = p.id)"), 0);
+	assert_int_equal(fx_int(db, "SELECT count(*) FROM calls p WHERE children > 0 AND child_dur_ns <> "
+				"(SELECT sum(c.dur_ns) FROM calls c WHERE c.parent_id = p.id)"), 0);
 	/* ksys_read calls vfs_read */
 	assert_true(fx_int(db, "SELECT count(*) FROM fg_paths WHERE path = 'ksys_read;vfs_read'") >= 1);
 	assert_int_equal(fx_count_lines(out, "    vfs_read "), 1);
+	free(out);
+	/* -m 1: only the depth-0 calls, each one line with the kernel's duration */
+	assert_int_equal(fx_run("funcgraph", db, &out, 3, depth1), 0);
+	assert_int_equal(fx_count_lines(out, "();"), fx_int(db, "SELECT count(*) FROM funcgraph_exit WHERE depth = 0"));
+	assert_int_equal(fx_count_lines(out, "{"), 0);
 	free(out);
 	fx_close(db);
 }

@@ -11,10 +11,11 @@ CREATE TEMP TABLE fs_names(ip INTEGER PRIMARY KEY, name TEXT);
 INSERT INTO fs_names SELECT ip, name FROM func_ip_names;
 
 -- One row per slow call: id and ts of its return event, cpu, pid, comm (tasks),
--- dur_ns (ns), func (kallsyms name).
+-- dur_ns (ns), func (kallsyms name), depth (function_graph depth of the call).
 CREATE TEMP VIEW slow_calls AS
-SELECT x.id, x.ts, x.cpu, x.pid, coalesce(t.comm, '<...>') AS comm,
-       x.rettime - x.calltime AS dur_ns, n.name AS func
+SELECT x.id, x.ts, x.cpu, x.pid,
+       CASE WHEN x.pid = 0 THEN '<idle>' ELSE coalesce(t.comm, '<...>') END AS comm,
+       x.rettime - x.calltime AS dur_ns, n.name AS func, x.depth
 FROM funcgraph_exit x
 JOIN fs_names n ON n.ip = x.func
 LEFT JOIN tasks t ON t.pid = x.pid;

@@ -4,7 +4,7 @@ DROP TABLE IF EXISTS temp.funcslower_sel;
 DROP VIEW IF EXISTS temp.funcslower_hist;
 
 CREATE TEMP TABLE funcslower_sel AS
-SELECT id, ts, cpu, comm, pid, dur_ns / 1e3 AS dur_us, dur_ns, func FROM slow_calls
+SELECT id, ts, cpu, comm, pid, dur_ns / 1e3 AS dur_us, dur_ns, func, depth FROM slow_calls
 WHERE id BETWEEN (SELECT lo_id FROM temp.slice) AND (SELECT hi_id FROM temp.slice)
   AND in_slice(ts, cpu, pid);
 
