@@ -1,155 +1,137 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * report_iolat.c - `ftana report iolat`: block I/O latency per request (perf-tools'
- * iosnoop columns, bcc biosnoop's -Q queue time), a summary per disk and type, and a
- * log2 histogram (bcc biolatency). The pairing is schema/reports/iolat.sql (the `io`
- * view, also there for `ftana sql`); the summary and histogram are
- * schema/reports/iolat_summary.sql over the rows selected here (temp.iolat_sel).
+ * iosnoop layout, bcc biosnoop's -Q queue time), or a summary per disk and type, a
+ * log2 histogram (bcc biolatency) and per-interval histograms (perf-tools iolatency).
+ * The pairing is schema/reports/iolat.sql (the `io` view, also there for `ftana sql`);
+ * the selection within the slice, the summary and the histograms are
+ * schema/reports/iolat_report.sql. This file only prints.
  */
-#include <getopt.h>
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyze/ftana.h"
-#include "reports/report_func.h"
-#include "reports/report_front.h"
-#include "reports/report_util.h"
 #include "analyze/text_escape.h"
+#include "reports/report_front.h"
+#include "reports/report_func.h"
+#include "reports/report_util.h"
+
+/* --by: the SQL's iolat_by code and the name of the group column in the output. */
+enum group_by { BY_DISK_TYPE, BY_DISK, BY_TYPE, BY_COMM };
+static const char *const group_names[] = { "disk_type", "disk", "type", "comm" };
 
 struct iolat_opts {
-	bool queue;        /* -Q: start at block_rq_insert, add QUEms */
-	bool show_start;   /* -s */
-	bool show_end;     /* -t */
-	bool summary_only; /* --summary */
-	bool hist;         /* --hist */
-	bool has_dev, has_pid;
-	int64_t dev;       /* kernel dev_t: major << 20 | minor */
-	int64_t pid;
-	const char *comm_re;
-	const char *by_title; /* header of the group column */
-	const char *by_expr;  /* its SQL over io's columns (a fixed list, never user text) */
-	enum out_format fmt;
+	bool queue;         /* -Q: start at block_rq_insert */
+	bool show_start;    /* -s: text STARTs column */
+	bool show_end;      /* -t: text ENDs column */
+	bool summary;       /* --summary */
+	bool hist;          /* --hist */
+	bool by_given;
+	enum group_by by;
+	int64_t dev;        /* -D: kernel dev_t (major << 20 | minor), -1 every disk */
+	bool has_dev;
+	int64_t step_ns;    /* -i: interval length, 0 none */
 };
 
-static const struct {
-	const char *name, *title, *expr;
-} groupings[] = {
-	{ NULL,   "DISK TYPE", "disk || ' ' || type" }, /* the default */
-	{ "disk", "DISK",      "disk" },
-	{ "type", "TYPE",      "type" },
-	{ "comm", "COMM",      "coalesce(comm, '?')" },
+enum { OPT_QUEUE, OPT_START, OPT_END, OPT_DEV, OPT_SUMMARY, OPT_HIST, OPT_BY, OPT_INTERVAL };
+
+static const struct report_option options[] = {
+	[OPT_QUEUE] = { NULL, 'Q', NULL, "measure from the insert into the I/O scheduler (LATms as\n"
+			"iosnoop -Q); comm/pid are the inserter's; requests issued\n"
+			"directly (scheduler 'none') have no insert and are left out" },
+	[OPT_START] = { NULL, 's', NULL, "text: add the STARTs column (start_s)" },
+	[OPT_END] = { NULL, 't', NULL, "text: add the ENDs column (end_s)" },
+	[OPT_DEV] = { NULL, 'D', "MAJ,MIN", "only this disk (as in /proc/partitions)" },
+	[OPT_SUMMARY] = { "summary", 0, NULL, "a summary per group instead of the listing" },
+	[OPT_HIST] = { "hist", 0, NULL, "a log2 latency histogram per group (bcc biolatency)\n"
+		       "instead of the listing" },
+	[OPT_BY] = { "by", 0, "GROUP", "group --summary/--hist by disk, type or comm (default:\n"
+		     "disk and type, column disk_type)" },
+	[OPT_INTERVAL] = { "interval", 'i', "SECS", "one latency histogram per SECS of the capture\n"
+			   "(perf-tools iolatency) instead of the listing" },
+	{ 0 }
 };
 
-#define BLOCK_RQ_COLUMNS "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, dev, sector, " \
-			 "nr_sector, bytes, rwbs, comm, cmd"
-
-static const char usage[] =
-	"usage: ftana report iolat FILE [-Q] [-s] [-t] [-D MAJ,MIN] [-p PID] [-n COMMREGEX]\n"
-	"                           [--summary] [--hist] [--by disk|type|comm] [--csv|--json]\n"
-	"  -Q  measure from the insert into the I/O scheduler (LATms as iosnoop -Q) and\n"
-	"      add QUEms (insert -> issue, as biosnoop -Q); COMM/PID are then the inserter's;\n"
-	"      requests issued directly (scheduler 'none') have no insert and are left out\n"
-	"  -s/-t  add STARTs / ENDs (seconds)    -D/-p/-n  only this disk / PID / command\n"
-	"  --summary  only the summary    --hist  add a log2 latency histogram\n"
-	"  --csv/--json  one table: the listing, or the summary / histogram when asked for\n";
-
-static int parse_dev(const char *arg, int64_t *dev)
+static int parse_dev(struct report_ctx *ctx, const char *arg, int64_t *dev)
 {
 	unsigned long maj, min;
 	char *end;
 
 	maj = strtoul(arg, &end, 10);
-	if (end == arg || *end != ',')
+	if (end == arg || *end != ',' || arg[0] == '-')
 		goto bad;
 	const char *m = end + 1;
 	min = strtoul(m, &end, 10);
-	if (end == m || *end || maj >= 4096 || min >= (1ul << 20))
+	if (end == m || *end || *m == '-' || maj >= 4096 || min >= (1ul << 20))
 		goto bad;
 	*dev = (int64_t)(maj << 20 | min);
 	return 0;
 bad:
-	fprintf(stderr, "ftana report iolat: bad -D '%s' (MAJOR,MINOR as in /proc/partitions)\n",
-		arg);
-	return -1;
+	return report_error(ctx, "bad -D '%s' (MAJOR,MINOR as in /proc/partitions)", arg);
 }
 
-static int parse_opts(struct iolat_opts *o, int argc, char **argv)
+static int option(struct report_ctx *ctx, int index, const char *arg)
 {
-	static const struct option longopts[] = {
-		{ "summary", no_argument, NULL, 'S' },
-		{ "hist", no_argument, NULL, 'H' },
-		{ "by", required_argument, NULL, 'B' },
-		{ "csv", no_argument, NULL, 'c' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	double num;
-	int c;
+	struct iolat_opts *o = ctx->opts;
+	double secs;
 
-	memset(o, 0, sizeof(*o));
-	o->by_title = groupings[0].title;
-	o->by_expr = groupings[0].expr;
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "QstD:p:n:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'Q': o->queue = true; break;
-		case 's': o->show_start = true; break;
-		case 't': o->show_end = true; break;
-		case 'D':
-			if (parse_dev(optarg, &o->dev))
-				return -1;
-			o->has_dev = true;
-			break;
-		case 'p':
-			if (!rf_parse_num("iolat", 'p', optarg, &num))
-				return -1;
-			o->pid = (int64_t)num;
-			o->has_pid = true;
-			break;
-		case 'n': o->comm_re = optarg; break;
-		case 'S': o->summary_only = true; break;
-		case 'H': o->hist = true; break;
-		case 'B': {
-			size_t i;
-			for (i = 1; i < sizeof(groupings) / sizeof(groupings[0]); i++)
-				if (!strcmp(optarg, groupings[i].name))
-					break;
-			if (i == sizeof(groupings) / sizeof(groupings[0])) {
-				fprintf(stderr, "ftana report iolat: bad --by '%s' (disk, type or comm)\n",
-					optarg);
-				return -1;
-			}
-			o->by_title = groupings[i].title;
-			o->by_expr = groupings[i].expr;
-			break;
-		}
-		case 'c': o->fmt = OUT_CSV; break;
-		case 'j': o->fmt = OUT_JSON; break;
-		case 'h': fputs(usage, stdout); return 1;
-		default: fputs(usage, stderr); return -1;
-		}
+	switch (index) {
+	case OPT_QUEUE: o->queue = true; break;
+	case OPT_START: o->show_start = true; break;
+	case OPT_END: o->show_end = true; break;
+	case OPT_DEV:
+		if (parse_dev(ctx, arg, &o->dev))
+			return -1;
+		o->has_dev = true;
+		break;
+	case OPT_SUMMARY: o->summary = true; break;
+	case OPT_HIST: o->hist = true; break;
+	case OPT_BY: {
+		size_t i;
+
+		for (i = BY_DISK; i < sizeof(group_names) / sizeof(group_names[0]); i++)
+			if (!strcmp(arg, group_names[i]))
+				break;
+		if (i == sizeof(group_names) / sizeof(group_names[0]))
+			return report_error(ctx, "bad --by '%s' (disk, type or comm)", arg);
+		o->by = (enum group_by)i;
+		o->by_given = true;
+		break;
 	}
-	if (ru_extra_args("iolat", argc, argv))
-		return -1;
+	case OPT_INTERVAL:
+		/* a millisecond at least: a finer cut of a long capture is millions of tables */
+		if (report_number(ctx, "-i", arg, 0.001, &secs))
+			return -1;
+		o->step_ns = (int64_t)(secs * 1e9 + 0.5);
+		break;
+	}
 	return 0;
 }
 
-int iolat_views(sqlite3 *db)
+/* How many tables the options ask for instead of the listing. */
+static int nr_tables(const struct iolat_opts *o)
 {
-	if (ru_stand_in(db, "block_rq_insert", BLOCK_RQ_COLUMNS) ||
-	    ru_stand_in(db, "lost_events", "cpu, ts, count") ||
-	    ru_add_regexp(db) ||
-	    ftana_exec_sql_file(db, "schema/reports/iolat.sql"))
-		return FTANA_EXIT_ERROR;
+	return o->summary + o->hist + (o->step_ns > 0);
+}
+
+static int check(struct report_ctx *ctx)
+{
+	const struct iolat_opts *o = ctx->opts;
+
+	if (ctx->fmt == OUT_CSV && nr_tables(o) > 1)
+		return report_error(ctx, "CSV holds one table: give one of --summary, --hist, -i "
+				    "(or --json for several)");
+	if (o->by_given && !o->summary && !o->hist)
+		return report_error(ctx, "--by groups --summary and --hist: give one of them");
 	return 0;
 }
 
 /* The capture's tables as iolat.sql reads them, stand-ins for the optional ones. */
-static int prepare_tables(sqlite3 *db, const struct iolat_opts *o)
+static int prepare_tables(struct report_ctx *ctx)
 {
 	static const char *const needed[] = { "block_rq_issue", "block_rq_complete" };
+	const struct iolat_opts *o = ctx->opts;
+	sqlite3 *db = ctx->db;
 
 	for (size_t i = 0; i < sizeof(needed) / sizeof(needed[0]); i++)
 		if (!rf_has_table(db, needed[i]))
@@ -163,172 +145,290 @@ static int prepare_tables(sqlite3 *db, const struct iolat_opts *o)
 		/* Recorded, none happened: with scheduler "none" (loop, NVMe, null_blk by
 		 * default) blk-mq issues a request straight from submit_bio, never queueing
 		 * it, so there is no insert and no queue time to measure. */
-		fprintf(stderr, "ftana report iolat -Q: the capture recorded block_rq_insert but no "
-			"request was inserted: the kernel issued each directly (as it does for a disk "
-			"whose I/O scheduler is 'none'), so there is no queue time; drop -Q for "
-			"issue-to-completion latency, or record a disk with an I/O scheduler "
-			"(/sys/block/DISK/queue/scheduler) for queue times\n");
+		report_error(ctx, "-Q: the capture recorded block_rq_insert but no request was "
+			     "inserted: the kernel issued each directly (as it does for a disk whose "
+			     "I/O scheduler is 'none'), so there is no queue time; drop -Q for "
+			     "issue-to-completion latency, or record a disk with an I/O scheduler "
+			     "(/sys/block/DISK/queue/scheduler) for queue times");
 		return FTANA_EXIT_ERROR;
 	}
 	return iolat_views(db);
 }
 
-/* temp.iolat_sel: the io rows this report shows, in the meaning of -Q, filtered. */
-static int select_rows(sqlite3 *db, const struct iolat_opts *o)
-{
-	char *sql = sqlite3_mprintf(
-		"CREATE TEMP TABLE iolat_sel AS SELECT *, %s AS grp FROM ("
-		"  SELECT id, dev, disk, sector, bytes, type, op, que_ns, complete_ts,"
-		"         CASE WHEN ?1 THEN insert_pid ELSE pid END AS pid,"
-		"         CASE WHEN ?1 THEN insert_comm ELSE comm END AS comm,"
-		"         CASE WHEN ?1 THEN insert_ts ELSE issue_ts END AS start_ts,"
-		"         CASE WHEN ?1 THEN qlat_ns ELSE lat_ns END AS lat_ns"
-		"  FROM io WHERE NOT ?1 OR insert_ts IS NOT NULL)"
-		"WHERE (?2 IS NULL OR dev = ?2) AND (?3 IS NULL OR pid = ?3)"
-		"  AND (?4 IS NULL OR coalesce(comm, '') REGEXP ?4) ORDER BY id",
-		o->by_expr);
-	sqlite3_stmt *st = NULL;
-	int rc = -1;
+#define BLOCK_RQ_COLUMNS "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, dev, sector, " \
+			 "nr_sector, bytes, rwbs, comm, cmd"
 
-	if (!ru_exec(db, "iolat", "DROP TABLE IF EXISTS temp.iolat_sel"))
-		st = ru_prepare(db, "iolat", sql);
-	sqlite3_free(sql);
-	if (!st)
-		return -1;
-	sqlite3_bind_int(st, 1, o->queue);
-	if (o->has_dev)
-		sqlite3_bind_int64(st, 2, o->dev);
-	if (o->has_pid)
-		sqlite3_bind_int64(st, 3, o->pid);
-	if (o->comm_re)
-		sqlite3_bind_text(st, 4, o->comm_re, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_DONE)
-		rc = 0;
-	else
-		fprintf(stderr, "ftana report iolat: %s\n", sqlite3_errmsg(db));
-	sqlite3_finalize(st);
-	return rc;
+int iolat_views(sqlite3 *db)
+{
+	if (ru_stand_in(db, "block_rq_insert", BLOCK_RQ_COLUMNS) ||
+	    ru_stand_in(db, "lost_events", "cpu, ts, count") ||
+	    ru_add_regexp(db) ||
+	    ftana_exec_sql_file(db, "schema/reports/iolat.sql"))
+		return FTANA_EXIT_ERROR;
+	return 0;
 }
 
-/* What the text printers share while they walk their rows. */
-struct text_out {
-	const struct iolat_opts *o;
-	FILE *out;
-	char *group; /* the histogram being printed */
-};
-
-static int listing_row(sqlite3_stmt *st, void *ctx)
+/* temp.iolat_sel and the views over it (iolat_report.sql), for these options. */
+static int select_rows(struct report_ctx *ctx)
 {
-	const struct text_out *t = ctx;
-	const char *comm = (const char *)sqlite3_column_text(st, 2);
+	const struct iolat_opts *o = ctx->opts;
+	sqlite3 *db = ctx->db;
+
+	if (rf_setup(db) || rf_arg(db, "iolat_queue", o->queue) ||
+	    rf_arg(db, "iolat_dev", o->has_dev ? o->dev : -1) || rf_arg(db, "iolat_by", o->by) ||
+	    rf_arg(db, "iolat_step_ns", o->step_ns) ||
+	    ftana_exec_sql_file(db, "schema/reports/iolat_report.sql"))
+		return -1;
+	return 0;
+}
+
+/* --- text views (CSV and JSON go through report_table) --- */
+
+/* A hand-formatted text table: a blank line between it and the one before. */
+static void text_table_begin(struct report_ctx *ctx)
+{
+	if (ctx->tables++)
+		putchar('\n');
+}
+
+static sqlite3_stmt *prepare(struct report_ctx *ctx, const char *sql)
+{
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(ctx->db, sql, -1, &st, NULL) != SQLITE_OK) {
+		report_error(ctx, "%s", sqlite3_errmsg(ctx->db));
+		return NULL;
+	}
+	return st;
+}
+
+/* Step st to its end calling row(ctx, st, arg) on each row. 0 or -1 after an error. */
+static int each_row(struct report_ctx *ctx, sqlite3_stmt *st,
+		    void (*row)(struct report_ctx *, sqlite3_stmt *, void *), void *arg)
+{
+	int step;
+
+	while ((step = sqlite3_step(st)) == SQLITE_ROW)
+		row(ctx, st, arg);
+	sqlite3_finalize(st);
+	return step == SQLITE_DONE ? 0 : report_error(ctx, "%s", sqlite3_errmsg(ctx->db));
+}
+
+/* A report_ts() value: seconds of the trace clock (REAL), or --wall text. */
+static void put_time(sqlite3_stmt *st, int col)
+{
+	if (sqlite3_column_type(st, col) == SQLITE_FLOAT)
+		printf("%-15.6f ", sqlite3_column_double(st, col));
+	else
+		printf("%-15s ", sqlite3_column_type(st, col) == SQLITE_NULL ? "-" :
+		       (const char *)sqlite3_column_text(st, col));
+}
+
+static void listing_row(struct report_ctx *ctx, sqlite3_stmt *st, void *arg)
+{
+	const struct iolat_opts *o = ctx->opts;
 	char block[24] = "-";
 
 	if (sqlite3_column_type(st, 6) != SQLITE_NULL)
 		snprintf(block, sizeof(block), "%lld", (long long)sqlite3_column_int64(st, 6));
-	if (t->o->show_start)
-		fprintf(t->out, "%-15.6f ", sqlite3_column_int64(st, 0) / 1e9);
-	if (t->o->show_end)
-		fprintf(t->out, "%-15.6f ", sqlite3_column_int64(st, 1) / 1e9);
+	if (o->show_start)
+		put_time(st, 0);
+	if (o->show_end)
+		put_time(st, 1);
 	/* comm and the request's type text come from the capture: escaped */
-	char *safe_comm = text_escaped(comm);
-	char *safe_type = text_escaped((const char *)sqlite3_column_text(st, 4));
-	char *safe_disk = text_escaped((const char *)sqlite3_column_text(st, 5));
-	fprintf(t->out, "%-12.12s %-6d %-4s %-8s %-12s %-6lld ", safe_comm ? safe_comm : "?",
-		sqlite3_column_int(st, 3), safe_type ? safe_type : "?",
-		safe_disk ? safe_disk : "?", block, (long long)sqlite3_column_int64(st, 7));
-	free(safe_comm);
-	free(safe_type);
-	free(safe_disk);
-	if (t->o->queue)
-		fprintf(t->out, "%8.2f ", sqlite3_column_int64(st, 8) / 1e6);
-	fprintf(t->out, "%8.2f\n", sqlite3_column_int64(st, 9) / 1e6);
-	return 0;
+	char *comm = text_escaped((const char *)sqlite3_column_text(st, 2));
+	char *type = text_escaped((const char *)sqlite3_column_text(st, 4));
+	char *disk = text_escaped((const char *)sqlite3_column_text(st, 5));
+
+	printf("%-12.12s %-6d %-4s %-8s %-12s %-6lld ", comm ? comm : "?", sqlite3_column_int(st, 3),
+	       type ? type : "?", disk ? disk : "?", block, (long long)sqlite3_column_int64(st, 7));
+	free(comm);
+	free(type);
+	free(disk);
+	if (o->queue)
+		printf("%8.2f ", sqlite3_column_double(st, 8));
+	printf("%8.2f\n", sqlite3_column_double(st, 9));
 }
 
-/* The listing with iosnoop's column layout (widths from perf-tools' iosnoop). */
-static int print_listing_text(sqlite3 *db, struct text_out *t)
+/*
+ * The listing. CSV/JSON: every column, snake_case. Text: perf-tools iosnoop's layout
+ * and headers (COMM PID TYPE DEV BLOCK BYTES LATms, -s STARTs, -t ENDs, -Q QUEms), so
+ * it reads as iosnoop's output does.
+ */
+static int print_listing(struct report_ctx *ctx)
 {
-	if (t->o->show_start)
-		fprintf(t->out, "%-15s ", "STARTs");
-	if (t->o->show_end)
-		fprintf(t->out, "%-15s ", "ENDs");
-	fprintf(t->out, "%-12.12s %-6s %-4s %-8s %-12s %-6s ", "COMM", "PID", "TYPE", "DEV",
-		"BLOCK", "BYTES");
-	if (t->o->queue)
-		fprintf(t->out, "%8s ", "QUEms");
-	fprintf(t->out, "%8s\n", "LATms");
-	return ru_each_row(db, "iolat",
-		"SELECT start_ts, complete_ts, comm, pid, type, disk, sector, bytes, que_ns, lat_ns "
-		"FROM iolat_sel ORDER BY id", 0, listing_row, t);
+	const struct iolat_opts *o = ctx->opts;
+	const char *suffix = report_ts_suffix(ctx);
+	char *sql = sqlite3_mprintf(
+		"SELECT report_ts(start_ts) AS start%s, report_ts(complete_ts) AS end%s, comm, pid, "
+		"type, disk, sector, bytes, que_ns / 1e6 AS que_ms, lat_ns / 1e6 AS lat_ms "
+		"FROM iolat_sel ORDER BY id", suffix, suffix);
+
+	if (!sql)
+		return report_error(ctx, "out of memory");
+	if (ctx->fmt != OUT_TEXT) {
+		int rc = report_table(ctx, "rows", sql);
+
+		sqlite3_free(sql);
+		return rc;
+	}
+	sqlite3_stmt *st = prepare(ctx, sql);
+
+	sqlite3_free(sql);
+	if (!st)
+		return -1;
+	text_table_begin(ctx);
+	if (!ctx->no_header) {
+		if (o->show_start)
+			printf("%-15s ", "STARTs");
+		if (o->show_end)
+			printf("%-15s ", "ENDs");
+		printf("%-12.12s %-6s %-4s %-8s %-12s %-6s ", "COMM", "PID", "TYPE", "DEV", "BLOCK",
+		       "BYTES");
+		if (o->queue)
+			printf("%8s ", "QUEms");
+		printf("%8s\n", "LATms");
+	}
+	return each_row(ctx, st, listing_row, NULL);
 }
 
-static int summary_row(sqlite3_stmt *st, void *ctx)
+/* The summary: one table; text rounds what CSV/JSON give in full. */
+static int print_summary(struct report_ctx *ctx)
 {
-	const struct text_out *t = ctx;
+	const struct iolat_opts *o = ctx->opts;
+	char *sql = ctx->fmt == OUT_TEXT ?
+		sqlite3_mprintf("SELECT coalesce(grp, 'all') AS \"%w\", count, round(iops, 1) AS iops, "
+				"round(mb_s, 3) AS mb_s, round(min_ms, 3) AS min_ms, "
+				"round(avg_ms, 3) AS avg_ms, round(p50_ms, 3) AS p50_ms, "
+				"round(p90_ms, 3) AS p90_ms, round(p99_ms, 3) AS p99_ms, "
+				"round(max_ms, 3) AS max_ms FROM iolat_summary", group_names[o->by]) :
+		sqlite3_mprintf("SELECT grp AS \"%w\", count, iops, mb_s, min_ms, avg_ms, p50_ms, "
+				"p90_ms, p99_ms, max_ms FROM iolat_summary", group_names[o->by]);
+	int rc = sql ? report_table(ctx, "summary", sql) : report_error(ctx, "out of memory");
 
-	/* The "all" row repeats a lone group: leave it out then. */
-	const char *grp = (const char *)sqlite3_column_text(st, 0);
-
-	if (sqlite3_column_int(st, 10) == 2 && grp && !strcmp(grp, "all"))
-		return 0;
-	char *group = text_escaped(grp); /* a comm, from the capture */
-
-	fprintf(t->out, "%-16s %7lld %9.1f %9.3f", group ? group : "?",
-		(long long)sqlite3_column_int64(st, 1), sqlite3_column_double(st, 2),
-		sqlite3_column_double(st, 3));
-	free(group);
-	for (int c = 4; c <= 9; c++)
-		fprintf(t->out, " %8.3f", sqlite3_column_double(st, c));
-	fputc('\n', t->out);
-	return 0;
+	sqlite3_free(sql);
+	return rc;
 }
 
-static int print_summary_text(sqlite3 *db, struct text_out *t)
-{
-	fprintf(t->out, "\n%-16s %7s %9s %9s %8s %8s %8s %8s %8s %8s\n", t->o->by_title,
-		"COUNT", "IOPS", "MB/s", "MINms", "AVGms", "P50ms", "P90ms", "P99ms", "MAXms");
-	return ru_each_row(db, "iolat",
-		"SELECT grp, count, iops, mb_s, min_ms, avg_ms, p50_ms, p90_ms, p99_ms, max_ms, "
-		"       count(*) OVER () FROM iolat_summary", 0, summary_row, t);
-}
+/* Text bars: bcc's (floor(width * count / max) stars) and iolatency's (ceil, '#'). */
+#define BCC_WIDTH 40
+#define IOLATENCY_WIDTH 38
 
-/* bcc's star bar: floor(width * count / max) stars. */
-#define HIST_WIDTH 40
+struct hist_text {
+	char *group; /* the group whose histogram is being printed */
+};
 
-static int hist_row(sqlite3_stmt *st, void *ctx)
+static void hist_row(struct report_ctx *ctx, sqlite3_stmt *st, void *arg)
 {
-	struct text_out *t = ctx;
+	const struct iolat_opts *o = ctx->opts;
+	struct hist_text *h = arg;
 	const char *grp = (const char *)sqlite3_column_text(st, 0);
 	int64_t count = sqlite3_column_int64(st, 3), max = sqlite3_column_int64(st, 4);
 
 	if (!grp)
 		grp = "?";
-	if (!t->group || strcmp(t->group, grp)) {
-		free(t->group);
-		t->group = strdup(grp);
-		fprintf(t->out, "\n%s ", t->o->by_title);
-		text_fputs(t->out, grp); /* a comm, from the capture */
-		fprintf(t->out, "\n     %-19s : count     distribution\n", "usecs");
+	if (!h->group || strcmp(h->group, grp)) {
+		if (h->group)
+			putchar('\n');
+		free(h->group);
+		h->group = strdup(grp);
+		printf("%s = ", group_names[o->by]);
+		text_fputs(stdout, grp); /* a comm, from the capture */
+		printf("\n     %-19s : count     distribution\n", "usecs");
 	}
-	int stars = max ? (int)(HIST_WIDTH * count / max) : 0;
-	fprintf(t->out, "%10lld -> %-10lld : %-8lld |%-*.*s|\n",
-		(long long)sqlite3_column_int64(st, 1), (long long)sqlite3_column_int64(st, 2),
-		(long long)count, HIST_WIDTH, stars, "****************************************");
-	return 0;
+	int stars = max ? (int)(BCC_WIDTH * count / max) : 0;
+	printf("%10lld -> %-10lld : %-8lld |%-*.*s|\n", (long long)sqlite3_column_int64(st, 1),
+	       (long long)sqlite3_column_int64(st, 2), (long long)count, BCC_WIDTH, stars,
+	       "****************************************");
 }
 
-static int print_hist_text(sqlite3 *db, struct text_out *t)
+/* The log2 histogram per group: bcc biolatency's text, or one table. */
+static int print_hist(struct report_ctx *ctx)
 {
-	int rc = ru_each_row(db, "iolat",
-		"SELECT grp, low_us, high_us, count, max(count) OVER (PARTITION BY grp) "
-		"FROM iolat_hist ORDER BY grp, low_us", 0, hist_row, t);
+	const struct iolat_opts *o = ctx->opts;
 
-	free(t->group);
-	t->group = NULL;
+	if (ctx->fmt != OUT_TEXT) {
+		char *sql = sqlite3_mprintf("SELECT grp AS \"%w\", low_us, high_us, count "
+					    "FROM iolat_hist", group_names[o->by]);
+		int rc = sql ? report_table(ctx, "histogram", sql) : report_error(ctx, "out of memory");
+
+		sqlite3_free(sql);
+		return rc;
+	}
+	sqlite3_stmt *st = prepare(ctx, "SELECT grp, low_us, high_us, count, "
+				   "max(count) OVER (PARTITION BY grp) FROM iolat_hist ORDER BY grp, low_us");
+	struct hist_text h = { NULL };
+
+	if (!st)
+		return -1;
+	text_table_begin(ctx);
+	int rc = each_row(ctx, st, hist_row, &h);
+
+	free(h.group);
 	return rc;
 }
 
-static int dropped_row(sqlite3_stmt *st, void *ctx)
+static void interval_row(struct report_ctx *ctx, sqlite3_stmt *st, void *arg)
+{
+	int64_t *k = arg, count = sqlite3_column_int64(st, 5), max = sqlite3_column_int64(st, 6);
+
+	if (*k != sqlite3_column_int64(st, 0)) {
+		*k = sqlite3_column_int64(st, 0);
+		/* iolatency -T's time line (here the interval's end), then its header */
+		putchar('\n');
+		if (sqlite3_column_type(st, 2) == SQLITE_FLOAT)
+			printf("%.6f:\n", sqlite3_column_double(st, 2));
+		else
+			printf("%s:\n", (const char *)sqlite3_column_text(st, 2));
+		printf("%8s .. %-8s: %-8s |%-38s|\n", ">=(ms)", "<(ms)", "I/O", "Distribution");
+	}
+	int bars = max ? (int)((IOLATENCY_WIDTH * count + max - 1) / max) : 0;
+	printf("%8lld -> %-8lld: %-8lld |%-*.*s|\n", (long long)sqlite3_column_int64(st, 3),
+	       (long long)sqlite3_column_int64(st, 4), (long long)count, IOLATENCY_WIDTH, bars,
+	       "######################################");
+}
+
+/* -i: one histogram per interval: iolatency's text, or one table. */
+static int print_intervals(struct report_ctx *ctx)
+{
+	const char *suffix = report_ts_suffix(ctx);
+	/* a guard before the recursive view runs: a cut too fine for this capture */
+	sqlite3_stmt *st = prepare(ctx, "SELECT n, (t_end - t0) / 1e9 FROM iolat_window");
+	int64_t n = 0;
+	double secs = 0;
+
+	if (!st)
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		n = sqlite3_column_int64(st, 0);
+		secs = sqlite3_column_double(st, 1);
+	}
+	sqlite3_finalize(st);
+	if (n > 100000)
+		return report_error(ctx, "-i: %lld intervals in the %.3f s this report covers: "
+				    "at most 100000 (a longer -i, or --since/--until)",
+				    (long long)n, secs);
+	if (ctx->fmt != OUT_TEXT) {
+		char *sql = sqlite3_mprintf("SELECT report_ts(start_ts) AS start%s, "
+					    "report_ts(end_ts) AS end%s, low_ms, high_ms, count "
+					    "FROM iolat_intervals", suffix, suffix);
+		int rc = sql ? report_table(ctx, "intervals", sql) : report_error(ctx, "out of memory");
+
+		sqlite3_free(sql);
+		return rc;
+	}
+	st = prepare(ctx, "SELECT k, report_ts(start_ts), report_ts(end_ts), low_ms, high_ms, "
+		     "count, max(count) OVER (PARTITION BY k) FROM iolat_intervals");
+	int64_t k = -1;
+
+	if (!st)
+		return -1;
+	ctx->tables++; /* no text_table_begin: iolatency starts each histogram with a blank line */
+	return each_row(ctx, st, interval_row, &k);
+}
+
+/* -v: what was left out and why (dropped pairs, -Q rows without an insert). */
+static int note_dropped(struct report_ctx *ctx)
 {
 	static const struct { const char *reason, *text; } texts[] = {
 		{ "no_start", "completions without a start (before the capture, or lost)" },
@@ -337,86 +437,76 @@ static int dropped_row(sqlite3_stmt *st, void *ctx)
 		{ "absurd", "pairs excluded: latency over 60 s" },
 		{ "no_insert", "I/Os without an insert event (dispatched directly): not listed with -Q" },
 	};
-	const char *reason = (const char *)sqlite3_column_text(st, 0);
-	int64_t n = sqlite3_column_int64(st, 1);
+	const struct iolat_opts *o = ctx->opts;
 
-	for (size_t i = 0; n && i < sizeof(texts) / sizeof(texts[0]); i++)
-		if (!strcmp(reason, texts[i].reason))
-			fprintf(ctx, "note: %lld %s\n", (long long)n, texts[i].text);
-	return 0;
-}
+	if (!ctx->verbose)
+		return 0;
+	sqlite3_stmt *st = prepare(ctx, "SELECT reason, count FROM io_dropped WHERE what = 'completion' "
+				   "UNION ALL SELECT 'no_insert', count(*) FROM io WHERE ?1 AND insert_id IS NULL");
+	int step;
 
-/* Say what was left out and why (dropped pairs, -Q rows without an insert). */
-static int print_dropped(sqlite3 *db, const struct iolat_opts *o, FILE *out)
-{
-	return ru_each_row(db, "iolat",
-		"SELECT reason, count FROM io_dropped WHERE what = 'completion' "
-		"UNION ALL SELECT 'no_insert', count(*) FROM io WHERE ?1 AND insert_ts IS NULL",
-		o->queue, dropped_row, out);
-}
+	if (!st)
+		return -1;
+	sqlite3_bind_int(st, 1, o->queue);
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *reason = (const char *)sqlite3_column_text(st, 0);
+		long long n = sqlite3_column_int64(st, 1);
 
-/* --csv / --json: one table, numbers unrounded (ms as REAL). */
-static int print_table(sqlite3 *db, const struct iolat_opts *o, FILE *out)
-{
-	char *sql;
-
-	if (o->hist)
-		sql = sqlite3_mprintf("SELECT grp AS %Q, low_us, high_us, count FROM iolat_hist",
-				      o->by_title);
-	else if (o->summary_only)
-		sql = sqlite3_mprintf("SELECT grp AS %Q, count, iops, mb_s, min_ms, avg_ms, p50_ms, "
-				      "p90_ms, p99_ms, max_ms FROM iolat_summary", o->by_title);
-	else
-		sql = sqlite3_mprintf("SELECT %s%scomm AS COMM, pid AS PID, type AS TYPE, "
-				      "disk AS DEV, sector AS BLOCK, bytes AS BYTES, %s"
-				      "lat_ns / 1e6 AS LATms FROM iolat_sel ORDER BY id",
-				      o->show_start ? "start_ts / 1e9 AS STARTs, " : "",
-				      o->show_end ? "complete_ts / 1e9 AS ENDs, " : "",
-				      o->queue ? "que_ns / 1e6 AS QUEms, " : "");
-	sqlite3_stmt *st = ru_prepare(db, "iolat", sql);
-	int rc = -1;
-
-	sqlite3_free(sql);
-	if (st) {
-		rc = ftana_print_rows(st, o->fmt, out);
-		sqlite3_finalize(st);
+		for (size_t i = 0; n && reason && i < sizeof(texts) / sizeof(texts[0]); i++)
+			if (!strcmp(reason, texts[i].reason))
+				report_note(ctx, "%lld %s", n, texts[i].text);
 	}
-	return rc;
+	sqlite3_finalize(st);
+	return step == SQLITE_DONE ? 0 : report_error(ctx, "%s", sqlite3_errmsg(ctx->db));
 }
 
-int report_iolat(sqlite3 *db, int argc, char **argv)
+static int run(struct report_ctx *ctx)
 {
-	struct iolat_opts o;
-	int rc = parse_opts(&o, argc, argv);
+	const struct iolat_opts *o = ctx->opts;
+	int rc = prepare_tables(ctx);
 
-	if (rc)
-		return rc > 0 ? FTANA_EXIT_OK : FTANA_EXIT_ERROR;
-	rc = prepare_tables(db, &o);
 	if (rc)
 		return rc;
-	/* Warnings and notes go to stderr when stdout must stay CSV/JSON. */
-	FILE *notes = o.fmt == OUT_TEXT ? stdout : stderr;
-
-	if (ru_warn_lost(db, "SELECT min(ts), max(ts) FROM io_rq", notes) ||
-	    select_rows(db, &o) ||
-	    ftana_exec_sql_file(db, "schema/reports/iolat_summary.sql"))
+	if (report_warn_lost(ctx, "SELECT min(ts), max(ts) FROM io_rq") || select_rows(ctx))
 		return FTANA_EXIT_ERROR;
-	if (o.fmt != OUT_TEXT)
-		rc = print_table(db, &o, stdout);
-	else {
-		struct text_out t = { .o = &o, .out = stdout };
-
-		rc = (!o.summary_only ? print_listing_text(db, &t) : 0) ||
-		     print_summary_text(db, &t) || (o.hist ? print_hist_text(db, &t) : 0);
-	}
+	if (!nr_tables(o))
+		rc = print_listing(ctx);
+	else
+		rc = (o->summary && print_summary(ctx)) || (o->hist && print_hist(ctx)) ||
+		     (o->step_ns && print_intervals(ctx));
 	if (!rc)
-		rc = print_dropped(db, &o, notes);
+		rc = note_dropped(ctx);
 	return rc ? FTANA_EXIT_ERROR : FTANA_EXIT_OK;
 }
 
-/* TRANSITION: not yet on the report front end (report_front.h). */
 const struct report_def report_iolat_def = {
 	.name = "iolat",
-	.summary = "block I/O latency per request (iosnoop), summary, histogram",
-	.legacy = report_iolat,
+	.summary = "block I/O latency per request (iosnoop), summary, histograms (biolatency, iolatency)",
+	.options = options,
+	.opts_size = sizeof(struct iolat_opts),
+	.option = option,
+	.check = check,
+	.run = run,
+	.details =
+	"an I/O belongs to the slice (--since/--until, -p/-L/-n, --cpu) by its start event:\n"
+	"the issue (block_rq_issue), or with -Q the insert (block_rq_insert): that event's\n"
+	"time, CPU and task; its completion may come after --until.\n"
+	"\n"
+	"--summary, --hist and -i replace the listing and combine (text prints each table,\n"
+	"JSON has a key for each: \"summary\", \"histogram\", \"intervals\"; CSV holds one).\n"
+	"\n"
+	"columns (CSV/JSON carry all of them; text shows iosnoop's headers for them):\n"
+	"  listing: start_s (STARTs), end_s (ENDs) (trace clock, s; start_wall/end_wall with\n"
+	"    --wall), comm (COMM), pid (PID), type (TYPE: the kernel's rwbs letters),\n"
+	"    disk (DEV: \"MAJ,MIN\"), sector (BLOCK: 512-byte sector), bytes (BYTES),\n"
+	"    que_ms (QUEms: insert -> issue, ms, null without an insert), lat_ms (LATms:\n"
+	"    start -> completion, ms)\n"
+	"  --summary: disk_type (or the --by column; null/\"all\" on the total row), count,\n"
+	"    iops, mb_s (10^6 bytes/s) per second of the report's time, min_ms avg_ms p50_ms\n"
+	"    p90_ms p99_ms max_ms (nearest-rank percentiles)\n"
+	"  --hist: the group column, low_us, high_us (low_us <= latency in us <= high_us), count\n"
+	"  -i: start_s, end_s (the interval), low_ms, high_ms (iolatency's buckets: latency\n"
+	"    <= 1 ms, then low_ms < latency <= high_ms), count\n"
+	"notes (-v): completions without a start, pairs excluded around lost events.\n"
+	"SQL: `ftana sql FILE 'select * from io'` (docs/sql/iolat.md).\n",
 };

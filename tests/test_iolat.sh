@@ -58,18 +58,19 @@ snoop_pid=
 rmdir "$snoop_inst" || fail "scratch instance $snoop_inst busy after iosnoop ended"
 assert_state_unchanged "$work/tracefs.before"
 
-# --csv prints DEV as "MAJ,MIN" in quotes: make it MAJ:MIN for awk.
+# --csv prints the disk as "MAJ,MIN" in quotes: make it MAJ:MIN for awk. Columns:
+# 1 start_s, 2 end_s, 3 comm, 4 pid, 5 type, 6 disk, 7 sector, 8 bytes, 9 que_ms, 10 lat_ms
 csv() { "$FTANA" report iolat "$work/io.ftz" --csv "$@" | sed 's/"\([0-9]*\),\([0-9]*\)"/\1:\2/'; }
-csv -s -t >"$work/ours.csv" || fail "ftana report iolat --csv failed"
+csv >"$work/ours.csv" || fail "ftana report iolat --csv failed"
 csv -Q >"$work/ours_q.csv" || fail "ftana report iolat -Q --csv failed"
+assert_eq "CSV columns" "start_s,end_s,comm,pid,type,disk,sector,bytes,que_ms,lat_ms" \
+	"$(head -n 1 "$work/ours.csv")"
 
 # An I/O is known by its block, and belongs to the task that submitted it: -Q's PID
 # (the inserter). The plain listing's PID is the task that issued it to the driver,
 # which on a loaded host is now and then a kworker dispatching dd's queued request.
-# -Q: COMM,PID,TYPE,DEV,BLOCK,BYTES,QUEms,LATms
-# STARTs,ENDs,COMM,PID,TYPE,DEV,BLOCK,BYTES,LATms
-dd_rows=$(awk -F, -v p="$ddpid" 'NR == FNR { if ($2 == p && $1 == "dd" && $6 == 65536) dd[$5]; next }
-	$7 in dd && $5 ~ /W/ && $8 == 65536 && $9 > 0' "$work/ours_q.csv" "$work/ours.csv" | wc -l)
+dd_rows=$(awk -F, -v p="$ddpid" 'NR == FNR { if ($4 == p && $3 == "dd" && $8 == 65536) dd[$7]; next }
+	$7 in dd && $5 ~ /W/ && $8 == 65536 && $10 > 0' "$work/ours_q.csv" "$work/ours.csv" | wc -l)
 assert_eq "dd writes of 65536 bytes with TYPE ~ W and latency > 0" "$N" "$dd_rows"
 assert_eq "rows without a block number" 0 \
 	"$(awk -F, 'NR > 1 && $8 == 65536 && $7 == ""' "$work/ours.csv" | wc -l)"
@@ -77,8 +78,8 @@ assert_eq "rows without a block number" 0 \
 # -Q: the same I/O (same block) measured from its insert: a queue time >= 0 and a
 # latency at least the issue-based one.
 bad_q=$(awk -F, -v p="$ddpid" 'FNR == 1 { next }
-	NR == FNR { if ($8 == 65536) lat[$7] = $9; next }
-	$2 == p && $6 == 65536 { seen++; if (!($5 in lat) || $7 < 0 || $8 < lat[$5]) bad++ }
+	NR == FNR { if ($8 == 65536) lat[$7] = $10; next }
+	$4 == p && $8 == 65536 { seen++; if (!($7 in lat) || $9 < 0 || $10 < lat[$7]) bad++ }
 	END { print seen - 0, bad - 0 }' "$work/ours.csv" "$work/ours_q.csv")
 assert_eq "-Q: dd I/Os with a queue time" "$N" "${bad_q% *}"
 assert_eq "-Q: I/Os with QUEms < 0 or LATms below the issue latency" 0 "${bad_q#* }"
@@ -92,7 +93,7 @@ assert_eq "-Q: I/Os with QUEms < 0 or LATms below the issue latency" 0 "${bad_q#
 # iosnoop takes COMM from the kernel's pid->comm cache (saved_cmdlines), which may say
 # "<...>": dd's rows are picked by its PID.
 cmp=$(awk -F, -v snoop="$work/iosnoop.txt" -v pid="$ddpid" 'NR > 1 && $8 != "" {
-		if ($4 == pid && $8 == 65536) { end[NR] = $2; lat[NR] = $9 } else other[NR] = $2
+		if ($4 == pid && $8 == 65536) { end[NR] = $2; lat[NR] = $10 } else other[NR] = $2
 	}
 	# Each instance timestamps its own copy of an event: a few microseconds apart
 	# when the CPU is interrupted in between. dd completions are >= 30 us apart.
@@ -122,7 +123,7 @@ assert_eq "matched latencies differing by more than 0.01 ms" 0 "$far"
 [ "$FAILS" -gt 0 ] && { echo "iosnoop said:"; sed 's/^/      | /' "$work/iosnoop.txt" | head -60; }
 
 # Everything else the report prints: summary with the writes, histogram, ftana sql.
-# -Q: -p then selects dd's own I/Os, whoever issued them (see above).
+# -Q: -p (dd's process) then selects dd's own I/Os, whoever issued them (see above).
 "$FTANA" report iolat "$work/io.ftz" -Q -p "$ddpid" --summary --hist >"$work/summary.txt" ||
 	fail "ftana report iolat --summary --hist failed"
 assert_contains "summary line for the writes" "$work/summary.txt" "^[0-9]+,[0-9]+ WS +$N "
@@ -185,9 +186,16 @@ done
 q() { "$FTANA" sql "$work/lossy.ftz" "$1" --csv | tail -n 1; }
 overrun=$(q "select sum(overrun) from cpu_stats_delta")
 assert_ge "events the kernel overwrote while ftrec was stopped" 1 "$overrun"
-"$FTANA" report iolat "$work/lossy.ftz" >"$work/lossy.txt" || fail "ftana report iolat (lossy) failed"
-assert_contains "first line: the loss and the kernel's count" <(head -n 1 "$work/lossy.txt") \
-	"^WARNING: the capture lost $overrun events "
+"$FTANA" report iolat "$work/lossy.ftz" >"$work/lossy.txt" 2>"$work/lossy_report.err" ||
+	fail "ftana report iolat (lossy) failed"
+assert_contains "stderr: the loss and the kernel's count" "$work/lossy_report.err" \
+	"^ftana report iolat: warning: the capture lost $overrun events "
+assert_eq "stdout: the listing only, from its header on" "COMM 0" \
+	"$(head -c 4 "$work/lossy.txt") $(grep -ci 'warning\|note' "$work/lossy.txt")"
+"$FTANA" report iolat "$work/lossy.ftz" --json 2>/dev/null | python3 -c '
+import json, sys
+print(json.load(sys.stdin)["warnings"][0])' >"$work/lossy_json.txt" || fail "report iolat --json (lossy)"
+assert_contains "JSON warnings: the loss" "$work/lossy_json.txt" "^the capture lost $overrun events "
 assert_eq "pairs spanning a loss" 0 "$(q "select count(*) from io, lost_events l
 	where io.issue_ts < l.ts and io.complete_ts >= l.ts")"
 # dd's own issues on the file's disk: the capture holds the whole machine's I/O.

@@ -42,9 +42,10 @@ assert_contains "$disk's scheduler is none" "$sched" '\[none\]'
 writes "$work/direct.ftz"
 "$FTANA" report iolat "$work/direct.ftz" --csv >"$work/direct.csv" 2>"$work/direct.err"
 assert_eq "without -Q: exit" 0 $?
-# CSV quotes DEV ("7,0"): name it DEV first so fields split at commas
+# CSV (start_s,end_s,comm,pid,type,disk,...) quotes the disk ("7,0"): name it DEV
+# first so fields split at commas
 sed -i "s/,\"$dev\",/,DEV,/" "$work/direct.csv"
-assert_eq "without -Q: dd's 8 writes listed" 8 "$(grep -c '^dd,[0-9]*,W[^,]*,DEV,' "$work/direct.csv")"
+assert_eq "without -Q: dd's 8 writes listed" 8 "$(grep -c '^[^,]*,[^,]*,dd,[0-9]*,W[^,]*,DEV,' "$work/direct.csv")"
 assert_eq "block_rq_insert recorded, none happened" "0" \
 	"$("$FTANA" sql "$work/direct.ftz" "SELECT count FROM event_types WHERE name = 'block_rq_insert'" --csv | tail -n 1)"
 "$FTANA" report iolat "$work/direct.ftz" -Q >"$work/q.out" 2>"$work/q.err"
@@ -59,10 +60,11 @@ echo mq-deadline >"$sched" || { fail "cannot set mq-deadline on $disk"; finish; 
 writes "$work/queued.ftz"
 "$FTANA" report iolat "$work/queued.ftz" -Q --csv >"$work/queued.csv" 2>"$work/queued.err"
 assert_eq "mq-deadline, -Q: exit" 0 $?
-assert_eq "mq-deadline, -Q: columns" "COMM,PID,TYPE,DEV,BLOCK,BYTES,QUEms,LATms" "$(head -n 1 "$work/queued.csv")"
+assert_eq "mq-deadline, -Q: columns" "start_s,end_s,comm,pid,type,disk,sector,bytes,que_ms,lat_ms" \
+	"$(head -n 1 "$work/queued.csv")"
 sed -i "s/,\"$dev\",/,DEV,/" "$work/queued.csv"
 assert_eq "mq-deadline, -Q: dd's 8 writes with a queue time" 8 \
-	"$(awk -F, '$1 == "dd" && $4 == "DEV" && $7 != "" && $7 >= 0 { n++ } END { print n + 0 }' "$work/queued.csv")"
+	"$(awk -F, '$3 == "dd" && $6 == "DEV" && $9 != "" && $9 >= 0 { n++ } END { print n + 0 }' "$work/queued.csv")"
 echo none >"$sched"
 
 # Recorded, but no I/O happened at all.

@@ -19,7 +19,6 @@
 #include "tests/report_func_fixture.h"
 
 int report_stacks(sqlite3 *db, int argc, char **argv);
-int report_iolat(sqlite3 *db, int argc, char **argv);
 
 #define EVIL_COMM "\x1b]0;pwned\x07"
 #define SAFE_COMM "\\x1b]0;pwned\\x07"
@@ -47,6 +46,19 @@ static void run(const char *what, int (*fn)(sqlite3 *, int, char **), sqlite3 *d
 	char *out;
 
 	assert_int_equal(fx_report(fn, db, &out, argc, argv), 0);
+	assert_inert(what, out);
+	if (!strstr(out, must_show))
+		fail_msg("%s: '%s' not in:\n%s", what, must_show, out);
+	free(out);
+}
+
+/* Run report NAME through the front end (fx_run); its output must be inert and show must_show. */
+static void run_front(const char *what, const char *name, sqlite3 *db, int argc, char **argv,
+		      const char *must_show)
+{
+	char *out;
+
+	assert_int_equal(fx_run(name, db, &out, argc, argv), 0);
 	assert_inert(what, out);
 	if (!strstr(out, must_show))
 		fail_msg("%s: '%s' not in:\n%s", what, must_show, out);
@@ -124,16 +136,22 @@ static void iolat_listing_summary_histogram(void **state)
 		"dev, sector, nr_sector, bytes, ioprio, rwbs, comm, cmd)");
 	fx_exec(db, "CREATE TABLE block_rq_complete(id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, "
 		"dev, sector, nr_sector, error, ioprio, rwbs, cmd)");
+	/* the rwbs text comes from the capture too */
 	fx_exec(db, "INSERT INTO block_rq_issue VALUES (1, 1000000, 0, 42, NULL, %d, 8, 8, 4096, 0, "
-		"'R', '" EVIL_COMM "', '')", 253 << 20);
+		"'R\x1b[2J', '" EVIL_COMM "', '')", 253 << 20);
 	fx_exec(db, "INSERT INTO block_rq_complete VALUES (2, 3000000, 0, 0, NULL, %d, 8, 8, 0, 0, "
-		"'R', '')", 253 << 20);
-	char *list[] = { "iolat", NULL };
+		"'R\x1b[2J', '')", 253 << 20);
+	char *list[] = { "iolat", "-s", "-t", NULL };
 	char *summary[] = { "iolat", "--summary", "--by", "comm", NULL };
 	char *hist[] = { "iolat", "--hist", "--by", "comm", NULL };
-	run("iolat", report_iolat, db, 1, list, "\\x1b]0;pwned 42 "); /* COMM: 12 wide */
-	run("iolat --summary --by comm", report_iolat, db, 4, summary, SAFE_COMM " ");
-	run("iolat --hist --by comm", report_iolat, db, 4, hist, SAFE_COMM "\n");
+	char *by_type[] = { "iolat", "--summary", "--hist", "--by", "type", NULL };
+	char *csv[] = { "iolat", "--csv", NULL };
+	run_front("iolat", "iolat", db, 3, list, "\\x1b]0;pwned 42 "); /* COMM: 12 wide */
+	run_front("iolat", "iolat", db, 3, list, "R\\x1b[2J");
+	run_front("iolat --summary --by comm", "iolat", db, 4, summary, SAFE_COMM " ");
+	run_front("iolat --hist --by comm", "iolat", db, 4, hist, "comm = " SAFE_COMM "\n");
+	run_front("iolat --summary --hist --by type", "iolat", db, 5, by_type, "type = R\\x1b[2J\n");
+	run_front("iolat --csv", "iolat", db, 2, csv, SAFE_COMM ",42,R\\x1b[2J,");
 	fx_close(db);
 }
 

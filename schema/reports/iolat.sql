@@ -119,17 +119,22 @@ SELECT id AS complete_id, ts AS complete_ts, op,
        CASE WHEN s_kind = 1 THEN q_status END AS queue_status
 FROM ends WHERE kind = 2;
 
--- One row per paired completion. `bytes` comes from the issue event; on a kernel whose
--- block_rq_issue has no bytes field, the inner `bytes` resolves to nobytes.bytes (SQLite
--- looks a name up innermost first), NULL, and nr_sector * 512 is used.
+-- One row per paired completion (docs/sql/iolat.md lists every column and its unit).
+-- `bytes` comes from the issue event; on a kernel whose block_rq_issue has no bytes
+-- field, the inner `bytes` resolves to nobytes.bytes (SQLite looks a name up innermost
+-- first), NULL, and nr_sector * 512 is used. rwbs is the completion's (the letters a
+-- perf-tools user sees in iosnoop's TYPE); `type` is the same value under the name the
+-- report's output uses.
 CREATE TEMP VIEW io AS
 SELECT c.id AS id, c.dev AS dev, (c.dev >> 20) || ',' || (c.dev & 1048575) AS disk,
        CASE WHEN c.nr_sector = 0 OR c.sector < 0 OR c.sector > 9223372036854775806
             THEN NULL ELSE c.sector END AS sector,
        coalesce((SELECT bytes FROM block_rq_issue b WHERE b.id = i.id),
                 i.nr_sector * 512) AS bytes,
-       c.rwbs AS type, p.op AS op, c.error AS error, c.cpu AS cpu,
+       c.rwbs AS rwbs, c.rwbs AS type, p.op AS op, c.error AS error,
        i.pid AS pid, i.comm AS comm, q.pid AS insert_pid, q.comm AS insert_comm,
+       q.id AS insert_id, i.id AS issue_id, c.id AS complete_id,
+       q.cpu AS insert_cpu, i.cpu AS issue_cpu, c.cpu AS complete_cpu,
        q.ts AS insert_ts, i.ts AS issue_ts, c.ts AS complete_ts,
        i.ts - q.ts AS que_ns, c.ts - i.ts AS lat_ns, c.ts - q.ts AS qlat_ns
 FROM io_pairs p

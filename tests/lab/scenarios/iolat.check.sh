@@ -19,15 +19,17 @@ expect "ftana: issue/complete pairs" "$n" "$(q iolat.ftz "SELECT count(*) FROM (
 expect "ftana: pairs of 65536 bytes" "$n" "$(q iolat.ftz "SELECT count(*) FROM ($pairs) WHERE bytes = 65536")"
 expect "ftana: pairs that are reads" "$n" "$(q iolat.ftz "SELECT count(*) FROM ($pairs) WHERE rwbs LIKE 'R%'")"
 expect_ge "ftana: smallest latency (ns)" 2000000 "$(q iolat.ftz "SELECT min(lat) FROM ($pairs)")"
-# The canned report must say the same: one row per I/O (COMM,PID,TYPE,DEV,BLOCK,BYTES,LATms;
-# DEV is a quoted "MAJ,MIN", so fields are counted from the end), each >= 2 ms.
+# The canned report must say the same: one row per I/O
+# (start_s,end_s,comm,pid,type,disk,sector,bytes,que_ms,lat_ms; disk is a quoted
+# "MAJ,MIN", so the fields after it are counted from the end), each >= 2 ms.
 "$FTANA" report iolat iolat.ftz -D "$maj,$min" --csv | sed 1d > report.csv
 expect "report iolat: rows" "$n" "$(wc -l < report.csv)"
 expect "report iolat: rows by dd, reads, 65536 bytes" "$n" \
-	"$(awk -F, '$1 == "dd" && $3 ~ /^R/ && $(NF-1) == 65536' report.csv | wc -l)"
+	"$(awk -F, '$3 == "dd" && $5 ~ /^R/ && $(NF-2) == 65536' report.csv | wc -l)"
 expect "report iolat: rows under 2.0 ms" 0 "$(awk -F, '$NF < 2.0' report.csv | wc -l)"
-# Summary columns: DISK TYPE,count,iops,mb_s,min_ms,avg_ms,p50_ms,p90_ms,p99_ms,max_ms
-"$FTANA" report iolat iolat.ftz -D "$maj,$min" --summary --csv | grep '^all,' > summary.csv
+# Summary columns: disk_type,count,iops,mb_s,min_ms,avg_ms,p50_ms,p90_ms,p99_ms,max_ms;
+# the total row's group is empty (null).
+"$FTANA" report iolat iolat.ftz -D "$maj,$min" --summary --csv | grep '^,' > summary.csv
 expect "report iolat --summary: count" "$n" "$(awk -F, '{ print $(NF-8) }' summary.csv)"
 expect "report iolat --summary: min >= 2.0 ms" yes "$(awk -F, '{ print (($(NF-5) >= 2.0) ? "yes" : "no") }' summary.csv)"
 check_done
