@@ -506,7 +506,9 @@ const struct report_def report_iolat_def = {
 	"    p90_ms p99_ms max_ms (nearest-rank percentiles)\n"
 	"  --hist: the group column, low_us, high_us (low_us <= latency in us <= high_us), count\n"
 	"  -i: start_s, end_s (the interval), low_ms, high_ms (iolatency's buckets: latency\n"
-	"    <= 1 ms, then low_ms < latency <= high_ms), count\n"
+	"    <= 1 ms, then low_ms < latency <= high_ms), count; text: iolatency's layout,\n"
+	"    each histogram after its interval's end time (as iolatency -T); intervals run\n"
+	"    from the later of --since and the first event, every one printed, empty or not\n"
 	"notes (-v): completions without a start, pairs excluded around lost events.\n"
 	"SQL: `ftana sql FILE 'select * from io'` (docs/sql/iolat.md).\n",
 };
