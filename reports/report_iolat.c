@@ -102,6 +102,9 @@ static int option(struct report_ctx *ctx, int index, const char *arg)
 		/* a millisecond at least: a finer cut of a long capture is millions of tables */
 		if (report_number(ctx, "-i", arg, 0.001, &secs))
 			return -1;
+		/* three years: interval ends stay far inside int64 ns on any trace clock */
+		if (secs > 1e8)
+			return report_error(ctx, "bad -i '%s' (at most 100000000 s)", arg);
 		o->step_ns = (int64_t)(secs * 1e9 + 0.5);
 		break;
 	}

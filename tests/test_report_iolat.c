@@ -491,6 +491,16 @@ static void test_intervals(void **state)
 	assert_has(out, "start_s,end_s,low_ms,high_ms,count\n1.0,2.0,0,1,0\n");
 	assert_has(out, "\n3.0,3.5,0,1,1\n");
 	free(out);
+
+	/* --since 1.5 moves the first interval's start to 2.5 s of the trace clock:
+	 * [2.5, 3.5) holds B, [3.5, 4.5) C and D */
+	char *since[] = { "iolat", "-i", "1", "--since", "1.5", "--csv", "--no-header", NULL };
+	assert_int_equal(fx_run("iolat", db, &out, 7, since), 0);
+	assert_string_equal(fx_text(db, "SELECT group_concat(k || ':' || start_ts || ':' || low_ms "
+				    "|| '=' || count, ' ') FROM iolat_intervals WHERE count > 0"),
+			    "0:2500000000:0=1 1:3500000000:0=1 1:3500000000:256=1");
+	assert_true(strncmp(out, "2.5,3.5,0,1,1\n", 14) == 0);
+	free(out);
 	fx_close(db);
 }
 
@@ -579,6 +589,7 @@ static void test_refused(void **state)
 		{ "-i", "0" },
 		{ "-i", "0.0001" },
 		{ "-i", "x" },
+		{ "-i", "1e9" },
 		{ "-D", "253" },
 		{ "-D", "-1,0" },
 		{ "-D", "4096,0" },
@@ -588,7 +599,7 @@ static void test_refused(void **state)
 	static const char *const why[] = {
 		"CSV holds one table", "CSV holds one table", "--csv and --json exclude each other",
 		"--by groups --summary and --hist", "bad --by 'nothing'", "bad -i '0'",
-		"bad -i '0.0001'", "bad -i 'x'", "bad -D '253'", "bad -D '-1,0'", "bad -D '4096,0'",
+		"bad -i '0.0001'", "bad -i 'x'", "bad -i '1e9' (at most 100000000 s)", "bad -D '253'", "bad -D '-1,0'", "bad -D '4096,0'",
 		"bad -p 'abc'", "unexpected argument 'extra'",
 	};
 	sqlite3 *db = summary_db();
