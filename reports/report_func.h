@@ -32,9 +32,15 @@ bool rf_parse_num(const char *report, char opt, const char *arg, double *out);
 /* Print "ftana report NAME: MESSAGE (this capture has no TABLE table)" and fail. */
 int rf_missing(const char *report, const char *table, const char *hint);
 
-/* The reports (struct report .run in cmd_report.c's table). */
-int report_funccount(sqlite3 *db, int argc, char **argv);
-int report_kprobe(sqlite3 *db, int argc, char **argv);
+/*
+ * Views for `ftana sql` (report_sql_views): func_counts and friends for a funccount
+ * capture (schema/reports/funccount.sql or funccount_rounds.sql), probe_hits for
+ * kprobe probes (report_kprobe.c), stack_folded when the capture has stacks. A capture
+ * without the tables gets no views and no error; 0 or -1.
+ */
+int funccount_views(sqlite3 *db);
+int kprobe_views(sqlite3 *db);
+int stacks_views(sqlite3 *db);
 
 /* Build temp.call_rows from funcgraph_entry/exit (reports/funcgraph_calls.c). */
 int funcgraph_build_calls(sqlite3 *db);

@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * report_funccount.c - `ftana report funccount [-i SECS] [-t TOP] [-p PID]`: calls
- * per kernel function, per interval (largest last, as perf-tools funccount
- * printed them), then totals and the mean rate per second of recording.
- * Counts come from `function` events (ftrec funccount), or from the rounds of
- * the kernel's function profiler (ftrec funccount --profile); the SQL is
- * schema/reports/funccount.sql with funccount_events.sql or funccount_profile.sql.
+ * report_funccount.c - `ftana report funccount [-i SECS] [-t TOP] [-T]`: calls per
+ * kernel function within the slice, per interval (largest last, as perf-tools
+ * funccount printed them), then totals with the mean rate per second.
+ * Counts come from `function` events (ftrec funccount: the slice is each call's own
+ * ts/cpu/pid), or from the rounds of the kernel's function profiler (ftrec funccount
+ * --profile: no event per call, so a time window maps to whole rounds, --cpu to the
+ * profiler's per-CPU counts, and task filters are refused).
+ * SQL: schema/reports/funccount.sql or funccount_rounds.sql (views for `ftana sql`),
+ * funccount_report.sql, then funccount_events.sql or funccount_profile.sql.
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,133 +19,208 @@
 #include "reports/report_front.h"
 #include "reports/report_util.h"
 
-static const char usage[] = "usage: ftana report funccount FILE [-i SECS] [-t TOP] [-p PID]\n";
+struct funccount_opts {
+	double interval_s, top;
+	bool totals_only;
+};
 
-/*
- * Where the first interval starts and how long the recording ran: ftrec's own
- * start/stop times in the trace clock when the file has them (a quiet function
- * still counts over the whole -d), else the span of the events.
- */
-static void recording_span(sqlite3 *db, int64_t *t0, int64_t *len)
+enum { OPT_INTERVAL, OPT_TOP, OPT_TOTALS };
+
+static const struct report_option options[] = {
+	[OPT_INTERVAL] = { "interval", 'i', "SECS", "counts per interval of SECS too (table \"intervals\")" },
+	[OPT_TOP]      = { "top", 't', "TOP", "only the TOP most called functions (per interval and in total)" },
+	[OPT_TOTALS]   = { "totals", 'T', NULL, "totals only: no per-interval tables (with -i, CSV gives\n"
+			   "the intervals unless -T)" },
+	{ 0 }
+};
+
+static int option(struct report_ctx *ctx, int index, const char *arg)
 {
-	int64_t start, end;
+	struct funccount_opts *o = ctx->opts;
 
-	if (rf_meta_int(db, "start_trace_ns", &start) && rf_meta_int(db, "end_trace_ns", &end) &&
-	    end > start) {
-		*t0 = start;
-		*len = end - start;
-		return;
+	switch (index) {
+	case OPT_INTERVAL: return report_number(ctx, "-i", arg, 0, &o->interval_s);
+	case OPT_TOP: return report_number(ctx, "-t", arg, 0, &o->top);
+	case OPT_TOTALS: o->totals_only = true; return 0;
 	}
-	if (!rf_meta_int(db, "first_ts", t0) || !rf_meta_int(db, "duration_ns", len)) {
-		*t0 = 0;
-		*len = 0;
-	}
+	return 0;
 }
 
-static int print_intervals(sqlite3 *db, double interval_s)
-{
-	sqlite3_stmt *iv, *rows;
-	int rc = 0;
+static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
-	if (sqlite3_prepare_v2(db, "SELECT DISTINCT interval FROM fc_counts ORDER BY 1", -1, &iv, NULL) ||
-	    sqlite3_prepare_v2(db, "SELECT FUNC, COUNT FROM fc_interval_rows WHERE interval = ?",
-			       -1, &rows, NULL)) {
-		fprintf(stderr, "ftana report funccount: %s\n", sqlite3_errmsg(db));
+/*
+ * The time the function events cover, within the slice's window: ftrec's own
+ * start/stop times in the trace clock when the file has them (a quiet function still
+ * counts over the whole -d), else the span of the events.
+ */
+static void events_span(struct report_ctx *ctx, int64_t *t0, int64_t *len)
+{
+	int64_t start = 0, end = 0;
+
+	if (!(rf_meta_int(ctx->db, "start_trace_ns", &start) &&
+	      rf_meta_int(ctx->db, "end_trace_ns", &end) && end > start)) {
+		int64_t dur = 0;
+
+		if (!rf_meta_int(ctx->db, "first_ts", &start) ||
+		    !rf_meta_int(ctx->db, "duration_ns", &dur))
+			start = dur = 0;
+		end = start + dur;
+	}
+	*t0 = max64(start, ctx->slice.since_ns);
+	*len = max64(0, min64(end, ctx->slice.until_ns) - *t0);
+}
+
+/* The profiler's rounds whose calls are in the window: their span. */
+static int rounds_span(struct report_ctx *ctx, int64_t *t0, int64_t *len)
+{
+	sqlite3_stmt *st = ru_prepare(ctx->db, "funccount",
+		"WITH r AS (SELECT coalesce(lag(mono_ns) OVER (ORDER BY round), mono_ns) AS start_ns, "
+		"                  mono_ns AS end_ns FROM profile_rounds) "
+		"SELECT min(start_ns), max(end_ns), count(*) FROM r WHERE start_ns >= ?1 AND start_ns < ?2");
+
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, ctx->slice.since_ns);
+	sqlite3_bind_int64(st, 2, ctx->slice.until_ns);
+	*t0 = *len = 0;
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
+		*t0 = max64(sqlite3_column_int64(st, 0), ctx->slice.since_ns);
+		*len = sqlite3_column_int64(st, 1) - sqlite3_column_int64(st, 0);
+		report_note(ctx, "counts from the kernel's function profiler (all tasks): %d rounds",
+			    sqlite3_column_int(st, 2));
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+/* Counts from the profiler's rounds: whole rounds in the window, --cpu per CPU. */
+static int from_profile(struct report_ctx *ctx, int64_t *t0, int64_t *len)
+{
+	const struct funccount_opts *o = ctx->opts;
+	const struct report_slice *s = &ctx->slice;
+	int64_t every = 0;
+
+	if (s->pid >= 0 || s->tid >= 0 || s->comm_re) {
+		report_error(ctx, "-p/-L/-n do not apply: this capture's counts come from the "
+			     "kernel's function profiler, which counts every task together");
 		return -1;
 	}
+	if (rf_meta_int(ctx->db, "snapshot_interval_ns", &every) && every > 0 &&
+	    o->interval_s > 0 && o->interval_s * 1e9 < every)
+		report_warn(ctx, "-i %g is shorter than the recording's %.3f s between rounds: "
+			    "some intervals stay empty", o->interval_s, every / 1e9);
+	if (s->since_arg || s->until_arg)
+		report_note(ctx, "the profiler counts per round: the window holds the calls "
+			    "counted after each round taken inside it");
+	return ftana_exec_sql_file(ctx->db, "schema/reports/funccount_rounds.sql") ||
+	       rounds_span(ctx, t0, len) ? -1 : 0;
+}
+
+/* The rows of one interval's table (text: one table per interval). */
+static int print_intervals(struct report_ctx *ctx)
+{
+	const char *sfx = report_ts_suffix(ctx);
+	char *sql = sqlite3_mprintf(
+		"SELECT interval + 1 AS interval, report_ts(start_ns) AS start%s, "
+		"report_ts(end_ns) AS end%s, func, count FROM fc_interval_rows", sfx, sfx);
+	int rc = -1;
+
+	if (!sql)
+		return -1;
+	if (ctx->fmt != OUT_TEXT) {
+		rc = report_table(ctx, "intervals", sql);
+		sqlite3_free(sql);
+		return rc;
+	}
+	/* Text: a heading and a func/count table per interval, as perf-tools printed them. */
+	sqlite3_stmt *iv = ru_prepare(ctx->db, "funccount",
+		"SELECT DISTINCT interval, report_ts(start_ns), report_ts(end_ns) FROM fc_interval_rows "
+		"ORDER BY interval");
+	sqlite3_stmt *rows = ru_prepare(ctx->db, "funccount",
+		"SELECT func, count FROM fc_interval_rows WHERE interval = ?");
+
+	sqlite3_free(sql);
+	rc = iv && rows ? 0 : -1;
 	while (!rc && sqlite3_step(iv) == SQLITE_ROW) {
-		int64_t n = sqlite3_column_int64(iv, 0);
-		printf("\ninterval %" PRId64 " (%.3f - %.3f s):\n", n + 1, n * interval_s,
-		       (n + 1) * interval_s);
+		printf("%sinterval %lld (", ctx->tables ? "\n" : "", (long long)sqlite3_column_int64(iv, 0) + 1);
+		if (sqlite3_column_type(iv, 1) == SQLITE_FLOAT) /* trace-clock seconds */
+			printf("%.3f - %.3f s):\n", sqlite3_column_double(iv, 1),
+			       sqlite3_column_double(iv, 2));
+		else /* --wall */
+			printf("%s - %s):\n", sqlite3_column_text(iv, 1), sqlite3_column_text(iv, 2));
 		sqlite3_reset(rows);
-		sqlite3_bind_int64(rows, 1, n);
-		rc = ftana_print_rows(rows, OUT_TEXT, stdout);
+		sqlite3_bind_int64(rows, 1, sqlite3_column_int64(iv, 0));
+		ctx->tables = 0; /* the heading already separates the tables */
+		rc = report_table_stmt(ctx, "intervals", rows);
 	}
 	sqlite3_finalize(iv);
 	sqlite3_finalize(rows);
 	return rc;
 }
 
-/* Counts from the profiler's rounds: intervals start at round 0, rates over the rounds' span. */
-static int from_profile(sqlite3 *db, double interval, int64_t *len)
+static int run(struct report_ctx *ctx)
 {
-	int64_t every = 0, t0 = 0, t1 = 0;
-	sqlite3_stmt *st;
-
-	if (sqlite3_prepare_v2(db, "SELECT min(mono_ns), max(mono_ns), count(*) FROM profile_rounds",
-			       -1, &st, NULL))
-		return -1;
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		t0 = sqlite3_column_int64(st, 0);
-		t1 = sqlite3_column_int64(st, 1);
-	}
-	printf("counts from the kernel's function profiler (all tasks): %d rounds",
-	       sqlite3_column_int(st, 2));
-	sqlite3_finalize(st);
-	*len = t1 - t0;
-	if (rf_meta_int(db, "snapshot_interval_ns", &every) && every > 0) {
-		printf(", every %.3f s", every / 1e9);
-		if (interval > 0 && interval * 1e9 < every)
-			fprintf(stderr, "ftana report funccount: warning: -i %g is shorter than the recording's %.3f s between rounds: some intervals stay empty\n",
-				interval, every / 1e9);
-	}
-	putchar('\n');
-	return ftana_exec_sql_file(db, "schema/reports/funccount_profile.sql");
-}
-
-/* Counts from `function` events: one per call. */
-static int from_events(sqlite3 *db, double pid, int64_t *len)
-{
-	int64_t t0 = 0;
-
-	/* Like every report: say first whether the capture lost events. */
-	if (ru_warn_lost(db, "SELECT min(ts), max(ts) FROM events", stdout))
-		return -1;
-	recording_span(db, &t0, len);
-	return rf_arg(db, "t0", t0) || (pid >= 0 && rf_arg(db, "pid", (int64_t)pid)) ||
-	       ftana_exec_sql_file(db, "schema/reports/funccount_events.sql");
-}
-
-int report_funccount(sqlite3 *db, int argc, char **argv)
-{
-	double interval = 0, top = 0, pid = -1;
-	int64_t len = 0;
-	int c;
-
-	optind = 0;
-	while ((c = getopt(argc, argv, "i:t:p:h")) != -1) {
-		switch (c) {
-		case 'i': if (!rf_parse_num("funccount", 'i', optarg, &interval)) return FTANA_EXIT_ERROR; break;
-		case 't': if (!rf_parse_num("funccount", 't', optarg, &top)) return FTANA_EXIT_ERROR; break;
-		case 'p': if (!rf_parse_num("funccount", 'p', optarg, &pid)) return FTANA_EXIT_ERROR; break;
-		case 'h': fputs(usage, stdout); return FTANA_EXIT_OK;
-		default: fputs(usage, stderr); return FTANA_EXIT_ERROR;
-		}
-	}
+	const struct funccount_opts *o = ctx->opts;
+	sqlite3 *db = ctx->db;
+	int64_t profiled = 0, t0 = 0, len = 0;
 	/* The recording says which mode it used (INFO function_profile, `ftrec funccount --profile`). */
-	int64_t profiled = 0;
 	bool profile = rf_meta_int(db, "function_profile", &profiled) && profiled == 1;
+	bool intervals = o->interval_s > 0 && !o->totals_only;
+
 	if (!profile && !rf_has_table(db, "function"))
 		return rf_missing("funccount", "function", "record with 'ftrec funccount'");
-	if (profile && pid >= 0) {
-		fprintf(stderr, "ftana report funccount: -p does not apply: this capture's counts come from the function profiler, which counts every task\n");
+	if (rf_setup(db) || ftana_exec_sql_file(db, "schema/reports/funccount_report.sql"))
 		return FTANA_EXIT_ERROR;
+	if (profile) {
+		if (from_profile(ctx, &t0, &len))
+			return FTANA_EXIT_ERROR;
+	} else {
+		events_span(ctx, &t0, &len);
+		if (report_warn_lost(ctx, "SELECT min(ts), max(ts) FROM function"))
+			return FTANA_EXIT_ERROR;
 	}
-	if (rf_setup(db) || ftana_exec_sql_file(db, "schema/reports/funccount.sql") ||
-	    rf_arg(db, "interval_ns", (int64_t)(interval * 1e9)) || rf_arg(db, "top", (int64_t)top) ||
-	    (profile ? from_profile(db, interval, &len) : from_events(db, pid, &len)) ||
-	    rf_arg(db, "duration_ns", len))
+	if (rf_arg(db, "interval_ns", (int64_t)(o->interval_s * 1e9)) ||
+	    rf_arg(db, "top", (int64_t)o->top) || rf_arg(db, "t0", t0) ||
+	    rf_arg(db, "duration_ns", len) ||
+	    ftana_exec_sql_file(db, profile ? "schema/reports/funccount_profile.sql" :
+					      "schema/reports/funccount_events.sql"))
 		return FTANA_EXIT_ERROR;
-	if (interval > 0 && print_intervals(db, interval))
+	if (intervals && print_intervals(ctx))
 		return FTANA_EXIT_ERROR;
-	if (interval > 0)
+	if (intervals && ctx->fmt == OUT_CSV)
+		return FTANA_EXIT_OK; /* CSV holds one table: the intervals (-T for the totals) */
+	if (intervals && ctx->fmt == OUT_TEXT)
 		printf("\ntotal over %.3f s:\n", len / 1e9);
-	return rf_print(db, "SELECT * FROM fc_totals", stdout) ? FTANA_EXIT_ERROR : FTANA_EXIT_OK;
+	if (intervals)
+		ctx->tables = ctx->fmt == OUT_JSON ? ctx->tables : 0;
+	return report_table(ctx, "rows", "SELECT func, count, rate_per_s FROM fc_totals") ?
+	       FTANA_EXIT_ERROR : FTANA_EXIT_OK;
 }
 
-/* TRANSITION: not yet on the report front end (report_front.h). */
+int funccount_views(sqlite3 *db)
+{
+	int64_t profiled = 0;
+
+	if (rf_meta_int(db, "function_profile", &profiled) && profiled == 1)
+		return ftana_exec_sql_file(db, "schema/reports/funccount_rounds.sql");
+	if (rf_has_table(db, "function"))
+		return ftana_exec_sql_file(db, "schema/reports/funccount.sql");
+	return 0;
+}
+
 const struct report_def report_funccount_def = {
 	.name = "funccount",
-	.summary = "calls per kernel function, per interval and in total (funccount)",
-	.legacy = report_funccount,
+	.summary = "calls per kernel function, in total and per interval (funccount)",
+	.options = options,
+	.opts_size = sizeof(struct funccount_opts),
+	.option = option,
+	.run = run,
+	.details = "columns: rows (totals, largest last): func, count, rate_per_s (count / the\n"
+		   "seconds the counts cover: the recording within --since/--until); intervals (-i):\n"
+		   "interval (1 = first), start_s, end_s (trace clock, s; start_wall/end_wall with\n"
+		   "--wall), func, count. An event counts by its own time, CPU and task. From a\n"
+		   "'ftrec funccount --profile' capture (no event per call): --since/--until take\n"
+		   "whole rounds (the calls counted after a round inside the window), --cpu the\n"
+		   "profiler's per-CPU counts, and -p/-L/-n are refused.\n",
 };

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * report_kprobe.c - `ftana report kprobe [--probe NAME]`: each probe hit as
- * perf-tools kprobe printed it (the kernel's trace line),
+ * report_kprobe.c - `ftana report kprobe [--probe NAME]`: each probe hit within the
+ * slice (the hit's own ts, cpu and pid decide) as perf-tools kprobe printed it (the
+ * kernel's trace line),
  *     COMM-PID [CPU] TIME: NAME: (FUNC+0xOFF) arg=value ...
- * return probes as (CALLER+0xOFF <- FUNC), with the kernel stack below each hit
- * when recorded with -s. SQL: schema/reports/kprobe.sql.
+ * return probes as (CALLER+0xOFF <- FUNC), arguments as the kernel prints their
+ * declared types (kprobe_args.c), with the kernel stack below each hit when recorded
+ * with -s. SQL: schema/reports/kprobe.sql and the probe_hits view (kprobe_args.c).
  */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,39 +17,27 @@
 #include "reports/report_util.h"
 #include "analyze/text_escape.h"
 
-static const char usage[] = "usage: ftana report kprobe FILE [--probe NAME]\n";
+struct kprobe_opts {
+	const char *probe;
+};
 
-/* Add the probe's addresses to func_ips so kprobe_sym names them. */
-static int resolve_addresses(sqlite3 *db, const char *table, bool is_return)
+static const struct report_option options[] = {
+	{ "probe", 0, "NAME", "only the hits of probe NAME" },
+	{ 0 }
+};
+
+static int option(struct report_ctx *ctx, int index, const char *arg)
 {
-	char *sql = sqlite3_mprintf(is_return ?
-		"INSERT OR IGNORE INTO func_ips SELECT __probe_func FROM \"%w\" "
-		"UNION SELECT __probe_ret_ip FROM \"%w\"" :
-		"INSERT OR IGNORE INTO func_ips SELECT DISTINCT __probe_ip FROM \"%w\"", table, table);
-	int rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
-
-	sqlite3_free(sql);
-	return rc == SQLITE_OK ? 0 : -1;
+	((struct kprobe_opts *)ctx->opts)->probe = arg;
+	return 0;
 }
 
-/* "col1, col2": the probe's argument columns, and how many. */
-static char *argument_columns(sqlite3 *db, const char *table, int *n)
-{
-	sqlite3_stmt *st;
-	char *list = sqlite3_mprintf("%s", "");
-
-	*n = 0;
-	if (sqlite3_prepare_v2(db, "SELECT col FROM kprobe_columns WHERE tbl = ?", -1, &st, NULL))
-		return list;
-	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		char *l = sqlite3_mprintf("%z, e.\"%w\"", list, sqlite3_column_text(st, 0));
-		list = l;
-		(*n)++;
-	}
-	sqlite3_finalize(st);
-	return list;
-}
+/* The hits in the slice; ?1 the probe (NULL: all). */
+#define HITS_SQL \
+	"FROM probe_hits h LEFT JOIN tasks t ON t.pid = h.pid " \
+	"WHERE (?1 IS NULL OR h.probe = ?1) " \
+	"  AND h.id BETWEEN (SELECT lo_id FROM temp.slice) AND (SELECT hi_id FROM temp.slice) " \
+	"  AND in_slice(h.ts, h.cpu, h.pid) ORDER BY h.id"
 
 static void print_stack(sqlite3_stmt *frames, sqlite3_int64 stack_id)
 {
@@ -61,108 +50,96 @@ static void print_stack(sqlite3_stmt *frames, sqlite3_int64 stack_id)
 	}
 }
 
-static int print_probe(sqlite3 *db, const char *table, bool is_return)
+/* Text: the kernel's trace lines, the stack's " => " lines below a hit. */
+static int print_text(struct report_ctx *ctx, sqlite3_stmt *st)
 {
-	sqlite3_stmt *st, *frames = NULL;
-	int nargs;
+	sqlite3_stmt *frames = NULL;
 
-	if (resolve_addresses(db, table, is_return))
+	if (rf_has_table(ctx->db, "stacks") &&
+	    !(frames = ru_prepare(ctx->db, "kprobe",
+				  "SELECT frame FROM kprobe_stack_frames WHERE stack_id = ?")))
 		return -1;
-	char *args = argument_columns(db, table, &nargs);
-	char *sql = sqlite3_mprintf(
-		"SELECT coalesce(t.comm, '<...>') || '-' || e.pid, e.cpu, e.ts, e.stack_id, %s%s "
-		"FROM \"%w\" e LEFT JOIN tasks t ON t.pid = e.pid ORDER BY e.id",
-		is_return ? "(SELECT sym FROM kprobe_sym WHERE ip = e.__probe_ret_ip) || ' <- ' || "
-			    "(SELECT name FROM func_ip_names WHERE ip = e.__probe_func)" :
-			    "(SELECT sym FROM kprobe_sym WHERE ip = e.__probe_ip)",
-		args, table);
-	sqlite3_free(args);
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-		fprintf(stderr, "ftana report kprobe: %s\n", sqlite3_errmsg(db));
-		sqlite3_free(sql);
-		return -1;
-	}
-	sqlite3_free(sql);
-	if (rf_has_table(db, "stacks"))
-		sqlite3_prepare_v2(db, "SELECT frame FROM kprobe_stack_frames WHERE stack_id = ?",
-				   -1, &frames, NULL);
 	while (sqlite3_step(st) == SQLITE_ROW) {
-		/* comm, probe, symbol, argument names and values all come from the
+		/* comm, probe, symbols, argument names and values all come from the
 		 * capture: every one is escaped */
 		char *task = text_escaped((const char *)sqlite3_column_text(st, 0));
+
 		printf("%16s [%03d] %.6f: ", task ? task : "?", sqlite3_column_int(st, 1),
 		       sqlite3_column_int64(st, 2) / 1e9);
 		free(task);
-		text_fputs(stdout, table);
+		text_fputs(stdout, (const char *)sqlite3_column_text(st, 3));
 		fputs(": (", stdout);
 		text_fputs(stdout, (const char *)sqlite3_column_text(st, 4));
 		putchar(')');
-		for (int i = 0; i < nargs; i++) {
-			int col = 5 + i;
-			const char *quote = sqlite3_column_type(st, col) == SQLITE_TEXT ? "\"" : "";
-
+		if (sqlite3_column_bytes(st, 5)) {
 			putchar(' ');
-			text_fputs(stdout, sqlite3_column_name(st, col));
-			printf("=%s", quote);
-			text_fputs(stdout, sqlite3_column_type(st, col) == SQLITE_NULL ? "(fault)" :
-					   (const char *)sqlite3_column_text(st, col));
-			fputs(quote, stdout);
+			text_fputs(stdout, (const char *)sqlite3_column_text(st, 5));
 		}
 		putchar('\n');
-		if (frames && sqlite3_column_type(st, 3) != SQLITE_NULL)
-			print_stack(frames, sqlite3_column_int64(st, 3));
+		if (frames && sqlite3_column_type(st, 6) != SQLITE_NULL)
+			print_stack(frames, sqlite3_column_int64(st, 6));
 	}
-	sqlite3_finalize(st);
 	sqlite3_finalize(frames);
 	return 0;
 }
 
-int report_kprobe(sqlite3 *db, int argc, char **argv)
+static int run(struct report_ctx *ctx)
 {
-	static const struct option longopts[] = {
-		{ "probe", required_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	const char *probe = NULL;
+	const struct kprobe_opts *o = ctx->opts;
+	sqlite3 *db = ctx->db;
+	bool stacks = rf_has_table(db, "stacks");
 	sqlite3_stmt *st;
-	int c, found = 0, rc = 0;
+	char *sql;
+	int rc;
 
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'n': probe = optarg; break;
-		case 'h': fputs(usage, stdout); return FTANA_EXIT_OK;
-		default: fputs(usage, stderr); return FTANA_EXIT_ERROR;
-		}
-	}
-	/* Like every report: say first whether the capture lost events. */
-	if (ru_warn_lost(db, "SELECT min(ts), max(ts) FROM events", stdout))
+	if (kprobe_views(db) || (stacks && stacks_views(db)))
 		return FTANA_EXIT_ERROR;
-	if (rf_setup(db) || ftana_exec_sql_file(db, "schema/reports/kprobe.sql") ||
-	    sqlite3_prepare_v2(db, "SELECT name, is_return FROM kprobe_tables "
-			       "WHERE ?1 IS NULL OR name = ?1", -1, &st, NULL) != SQLITE_OK)
+	if (!(st = ru_prepare(db, "kprobe", "SELECT count(*) FROM kprobe_tables WHERE ?1 IS NULL OR name = ?1")))
 		return FTANA_EXIT_ERROR;
-	sqlite3_bind_text(st, 1, probe, -1, SQLITE_STATIC);
-	while (!rc && sqlite3_step(st) == SQLITE_ROW) {
-		found++;
-		rc = print_probe(db, (const char *)sqlite3_column_text(st, 0),
-				 sqlite3_column_int(st, 1));
-	}
+	sqlite3_bind_text(st, 1, o->probe, -1, SQLITE_STATIC);
+	int found = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
 	sqlite3_finalize(st);
-	if (!found) {
-		if (probe)
-			fprintf(stderr, "ftana report kprobe: no probe named '%s' in this capture\n", probe);
-		else
-			rf_missing("kprobe", "kprobe", "record with 'ftrec kprobe'");
+	if (!found && o->probe) {
+		report_error(ctx, "no probe named '%s' in this capture", o->probe);
 		return FTANA_EXIT_ERROR;
 	}
+	if (!found)
+		return rf_missing("kprobe", "kprobe", "record with 'ftrec kprobe'");
+	if (report_warn_lost(ctx, "SELECT min(ts), max(ts) FROM probe_hits"))
+		return FTANA_EXIT_ERROR;
+
+	if (ctx->fmt == OUT_TEXT)
+		sql = sqlite3_mprintf("SELECT coalesce(t.comm, '<...>') || '-' || h.pid, h.cpu, h.ts, "
+				      "h.probe, h.func, h.args, h.stack_id " HITS_SQL);
+	else /* every column; the stack root first, as stacks --folded */
+		sql = sqlite3_mprintf("SELECT report_ts(h.ts) AS ts%s, h.cpu AS cpu, h.pid AS pid, "
+				      "coalesce(t.comm, '<...>') AS comm, h.probe AS probe, "
+				      "h.func AS func, h.args AS args, %s AS stack " HITS_SQL,
+				      report_ts_suffix(ctx), stacks ?
+				      "(SELECT folded FROM stack_folded f WHERE f.stack_id = h.stack_id)" :
+				      "NULL");
+	if (!sql || !(st = ru_prepare(db, "kprobe", sql))) {
+		sqlite3_free(sql);
+		return FTANA_EXIT_ERROR;
+	}
+	sqlite3_free(sql);
+	sqlite3_bind_text(st, 1, o->probe, -1, SQLITE_STATIC);
+	rc = ctx->fmt == OUT_TEXT ? print_text(ctx, st) : report_table_stmt(ctx, "rows", st);
+	sqlite3_finalize(st);
 	return rc ? FTANA_EXIT_ERROR : FTANA_EXIT_OK;
 }
 
-/* TRANSITION: not yet on the report front end (report_front.h). */
 const struct report_def report_kprobe_def = {
 	.name = "kprobe",
-	.summary = "hits of a dynamic probe with its arguments (kprobe)",
-	.legacy = report_kprobe,
+	.summary = "hits of dynamic probes with their arguments, as the kernel prints them (kprobe)",
+	.options = options,
+	.opts_size = sizeof(struct kprobe_opts),
+	.option = option,
+	.run = run,
+	.details = "columns (CSV/JSON): ts_s (trace clock, s; ts_wall with --wall), cpu, pid, comm,\n"
+		   "probe, func (where it hit: func+0xoff; return probes caller+0xoff <- func),\n"
+		   "args (name=value ..., each as the kernel prints its declared type: x* hex,\n"
+		   "u*/s* decimal, string quoted, symbol func+0xoff; a faulted fetch (fault)),\n"
+		   "stack (with -s: the kernel stack, root first, frames joined by ';').\n"
+		   "The slice takes a hit by its own time, CPU and task.\n",
 };

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * report_stacks.c - `ftana report stacks FILE [--event E] [--folded]`: the kernel
- * stacks recorded with `ftrec ... -s`, identical ones counted together, most frequent
+ * report_stacks.c - `ftana report stacks [--event E] [--folded]`: the kernel stacks
+ * recorded with `ftrec ... -s`, of the events in the slice (the event carrying the
+ * stack decides: its ts, cpu and pid), identical ones counted together, most frequent
  * first; --folded prints "root;...;leaf count" lines for FlameGraph and speedscope.
- * The aggregation is schema/reports/stacks.sql.
+ * SQL: schema/reports/stacks_views.sql (stack_folded, also for `ftana sql`) and
+ * stacks.sql (the aggregation).
  */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,13 +16,48 @@
 #include "reports/report_util.h"
 #include "analyze/text_escape.h"
 
-/*
- * A UNION ALL over the event tables to count, each as "SELECT id, ts, stack_id FROM t":
- * the one --event names, or every table with a stack_id column. NULL with a message
- * if there is none.
- */
-static char *events_sql(sqlite3 *db, const char *event)
+struct stacks_opts {
+	const char *event;
+	bool folded;
+};
+
+enum { OPT_EVENT, OPT_FOLDED };
+
+static const struct report_option options[] = {
+	[OPT_EVENT]  = { "event", 'e', "[SYSTEM:]EVENT", "only the stacks of this event" },
+	[OPT_FOLDED] = { "folded", 0, NULL, "text: \"root;...;leaf count\" lines (FlameGraph input)" },
+	{ 0 }
+};
+
+static int option(struct report_ctx *ctx, int index, const char *arg)
 {
+	struct stacks_opts *o = ctx->opts;
+
+	if (index == OPT_EVENT)
+		o->event = arg;
+	else
+		o->folded = true;
+	return 0;
+}
+
+static int check(struct report_ctx *ctx)
+{
+	const struct stacks_opts *o = ctx->opts;
+
+	if (o->folded && ctx->fmt != OUT_TEXT)
+		return report_error(ctx, "--folded is text (FlameGraph's input): --csv/--json give "
+				    "the same stacks as rows (count, frames)");
+	return 0;
+}
+
+/*
+ * A UNION ALL over the event tables to count, each as "SELECT id, ts, stack_id FROM t"
+ * limited to the slice: the table --event names, or every table with a stack_id
+ * column. NULL with a message if there is none.
+ */
+static char *events_sql(struct report_ctx *ctx, const char *event)
+{
+	sqlite3 *db = ctx->db;
 	char *table = event ? ru_event_table(db, "stacks", event) : NULL;
 	sqlite3_stmt *st = NULL;
 	char *sql = NULL;
@@ -31,22 +67,24 @@ static char *events_sql(sqlite3 *db, const char *event)
 	st = ru_prepare(db, "stacks",
 		"SELECT m.name FROM sqlite_master m WHERE m.type = 'table' "
 		"AND (SELECT count(*) FROM pragma_table_info(m.name) c "
-		"     WHERE c.name IN ('id', 'ts', 'stack_id')) = 3 "
+		"     WHERE c.name IN ('id', 'ts', 'cpu', 'pid', 'stack_id')) = 5 "
 		"AND (?1 IS NULL OR m.name = ?1) ORDER BY m.name");
 	if (st && table)
 		sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
 	while (st && sqlite3_step(st) == SQLITE_ROW) {
-		char *more = sqlite3_mprintf("%s%sSELECT id, ts, stack_id FROM \"%w\"",
-					     sql ? sql : "", sql ? " UNION ALL " : "",
-					     sqlite3_column_text(st, 0));
+		char *more = sqlite3_mprintf(
+			"%s%sSELECT id, ts, stack_id FROM \"%w\" "
+			"WHERE id BETWEEN (SELECT lo_id FROM temp.slice) AND (SELECT hi_id FROM temp.slice) "
+			"AND in_slice(ts, cpu, pid)",
+			sql ? sql : "", sql ? " UNION ALL " : "", sqlite3_column_text(st, 0));
 		sqlite3_free(sql);
 		sql = more;
 	}
 	sqlite3_finalize(st);
 	free(table);
 	if (!sql)
-		fprintf(stderr, "ftana report stacks: this capture has no events with a "
-			"stack_id column (see 'ftana info FILE')\n");
+		report_error(ctx, "this capture has no events with a stack_id column "
+			     "(see 'ftana info FILE')");
 	return sql;
 }
 
@@ -60,22 +98,12 @@ static int stack_row(sqlite3_stmt *st, void *ctx)
 
 	if (!folded)
 		return -1;
-	fputc('\n', out);
+	if (sqlite3_column_int64(st, 3) > 1)
+		fputc('\n', out);
 	for (char *semi; (semi = strrchr(folded, ';')); *semi = '\0')
 		fprintf(out, "  %s\n", semi + 1);
 	fprintf(out, "  %s\n    %lld (%.1f%%)\n", folded, count, 100.0 * count / total);
 	free(folded);
-	return 0;
-}
-
-static int header_row(sqlite3_stmt *st, void *ctx)
-{
-	if (sqlite3_column_int64(st, 0) == 0)
-		fprintf(ctx, "no events with a kernel stack (record with -s)\n");
-	else
-		fprintf(ctx, "%lld events with a kernel stack, %lld distinct stacks\n",
-			(long long)sqlite3_column_int64(st, 0),
-			(long long)sqlite3_column_int64(st, 1));
 	return 0;
 }
 
@@ -87,62 +115,74 @@ static int folded_row(sqlite3_stmt *st, void *ctx)
 	return 0;
 }
 
-int report_stacks(sqlite3 *db, int argc, char **argv)
+/* Counted ones and distinct stacks, as a note (-v). */
+static int note_row(sqlite3_stmt *st, void *ctx)
 {
-	static const struct option longopts[] = {
-		{ "event", required_argument, NULL, 'e' },
-		{ "folded", no_argument, NULL, 'F' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	const char *event = NULL;
-	bool folded = false;
-	int c, rc = -1;
+	report_note(ctx, "%lld events with a kernel stack, %lld distinct stacks",
+		    (long long)sqlite3_column_int64(st, 0), (long long)sqlite3_column_int64(st, 1));
+	return 0;
+}
 
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "e:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'e': event = optarg; break;
-		case 'F': folded = true; break;
-		case 'h':
-			printf("usage: ftana report stacks FILE [--event [SYSTEM:]EVENT] [--folded]\n");
-			return FTANA_EXIT_OK;
-		default: return FTANA_EXIT_ERROR;
-		}
-	}
-	if (ru_extra_args("stacks", argc, argv))
-		return FTANA_EXIT_ERROR;
+static int print(struct report_ctx *ctx)
+{
+	const struct stacks_opts *o = ctx->opts;
+	sqlite3 *db = ctx->db;
+
+	if (ru_each_row(db, "stacks", "SELECT coalesce(sum(count), 0), count(*) FROM stack_counts",
+			0, note_row, ctx))
+		return -1;
+	if (ctx->fmt != OUT_TEXT)
+		return report_table(ctx, "rows", "SELECT count, folded AS frames FROM stack_counts "
+				    "ORDER BY count DESC, folded");
+	if (o->folded)
+		return ru_each_row(db, "stacks", "SELECT folded, count FROM stack_counts "
+				   "ORDER BY count DESC, folded", 0, folded_row, stdout);
+	return ru_each_row(db, "stacks", "SELECT folded, count, sum(count) OVER (), "
+			   "row_number() OVER (ORDER BY count DESC, folded) FROM stack_counts "
+			   "ORDER BY count DESC, folded", 0, stack_row, stdout);
+}
+
+static int run(struct report_ctx *ctx)
+{
+	const struct stacks_opts *o = ctx->opts;
+	sqlite3 *db = ctx->db;
+	int rc = -1;
+
 	if (!rf_has_table(db, "stacks"))
 		return rf_missing("stacks", "stacks", "record with -s");
 
-	char *events = events_sql(db, event);
+	char *events = events_sql(ctx, o->event);
 	if (!events)
 		return FTANA_EXIT_ERROR;
 	char *range = sqlite3_mprintf("SELECT min(ts), max(ts) FROM (%s)", events);
 	char *refs = sqlite3_mprintf("DROP TABLE IF EXISTS temp.stack_refs; "
 				     "CREATE TEMP TABLE stack_refs AS SELECT stack_id FROM (%s) "
 				     "WHERE stack_id IS NOT NULL", events);
-	/* Folded output is for other programs: the warning goes to stderr then. */
-	if (!ru_warn_lost(db, range, folded ? stderr : stdout) &&
-	    !ru_exec(db, "stacks", refs) &&
-	    !ftana_exec_sql_file(db, "schema/reports/stacks.sql"))
-		rc = folded ? ru_each_row(db, "stacks", "SELECT folded, count FROM stack_counts "
-					  "ORDER BY count DESC, folded", 0,
-					  folded_row, stdout)
-			    : ru_each_row(db, "stacks", "SELECT coalesce(sum(count), 0), count(*) "
-					  "FROM stack_counts", 0, header_row, stdout) ||
-			      ru_each_row(db, "stacks", "SELECT folded, count, sum(count) OVER () "
-					  "FROM stack_counts ORDER BY count DESC, folded", 0,
-					  stack_row, stdout);
+	if (range && refs && !report_warn_lost(ctx, range) && !ru_exec(db, "stacks", refs) &&
+	    !stacks_views(db) && !ftana_exec_sql_file(db, "schema/reports/stacks.sql"))
+		rc = print(ctx);
 	sqlite3_free(range);
 	sqlite3_free(refs);
 	sqlite3_free(events);
 	return rc ? FTANA_EXIT_ERROR : FTANA_EXIT_OK;
 }
 
-/* TRANSITION: not yet on the report front end (report_front.h). */
+int stacks_views(sqlite3 *db)
+{
+	return rf_has_table(db, "stacks") ?
+	       ftana_exec_sql_file(db, "schema/reports/stacks_views.sql") : 0;
+}
+
 const struct report_def report_stacks_def = {
 	.name = "stacks",
-	.summary = "kernel stacks of an event, most frequent first, or folded",
-	.legacy = report_stacks,
+	.summary = "kernel stacks of the events, most frequent first, or folded",
+	.options = options,
+	.opts_size = sizeof(struct stacks_opts),
+	.option = option,
+	.check = check,
+	.run = run,
+	.details = "columns (CSV/JSON): count (events with this stack), frames (root first,\n"
+		   "';'-separated, function names without +offset). The slice takes an event by\n"
+		   "the time, CPU and task of the event carrying the stack. -v: how many events\n"
+		   "and distinct stacks.\n",
 };

@@ -11,6 +11,11 @@
  * Printed from the raw records (decode/decode.h) by libtraceevent's tep_print_event
  * with the print formats the file carries, so a .db alone cannot be used.
  *
+ * The slice (--since/--until/-p/-L/-n/--cpu, ftrec's threads) takes each event by its
+ * own ts, cpu and common_pid (slice_match); a kernel stack goes with the event before
+ * it on its CPU. --csv/--json give rows ts_s, cpu, pid, comm, event, text (the event's
+ * own text as the kernel prints it after "NAME: "; a stack: "<stack trace> => f => ...").
+ *
  * A print format libtraceevent crashes or hangs on costs its event type only: that
  * type is printed as " name=value" fields from then on, one warning on stderr, and
  * every event is still printed, in order; the exit status stays 0 (see
@@ -18,7 +23,6 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -28,6 +32,7 @@
 #include "decode/decode.h"
 #include "analyze/ftana.h"
 #include "reports/report_front.h"
+#include "reports/report_func.h"
 #include "reports/report_util.h"
 #include "decode/tep_guard.h"
 #include "analyze/text_escape.h"
@@ -61,7 +66,7 @@ static bool is_kernel_stack(const struct tep_event *event)
  * caller[8] but the kernel stores `size` entries; older kernels end a short stack
  * with ULONG_MAX. The record's length bounds both.
  */
-static void print_stack(struct dec *d, const struct dec_event *ev, FILE *out)
+static void print_stack(struct dec *d, const struct dec_event *ev, FILE *out, const char *sep)
 {
 	struct tep_format_field *size_f = tep_find_field(ev->event, "size");
 	struct tep_format_field *caller_f = tep_find_field(ev->event, "caller");
@@ -88,9 +93,9 @@ static void print_stack(struct dec *d, const struct dec_event *ev, FILE *out)
 		if (sym) {
 			fputs(" => ", out);
 			text_fputs(out, sym); /* from the capture's kallsyms */
-			fputc('\n', out);
+			fputs(sep, out);
 		} else {
-			fprintf(out, " => 0x%llx\n", addr);
+			fprintf(out, " => 0x%llx%s", addr, sep);
 		}
 	}
 }
@@ -138,8 +143,12 @@ struct demoted {
 };
 
 struct tpoint {
+	struct report_ctx *ctx;
 	struct dec *d;
 	const char *want;
+	bool filtering;          /* --event or a slice: a stack shows only after its event */
+	uint64_t rows;           /* rows this run has handed out (CSV/JSON: the first has no comma) */
+	sqlite3_stmt *row;       /* CSV/JSON: one row's columns (report_ts for ts) */
 	FILE *out;
 	bool *shown;             /* per CPU: its last event was printed, a stack follows */
 	unsigned nr_cpus;
@@ -198,17 +207,24 @@ static void put_line(struct tpoint *tp)
 	tp->unflushed += len + 1;
 }
 
+/* The event's common_pid by our own code (bounds-checked), -1 if it has none. */
+static int event_pid(struct tpoint *tp, const struct dec_event *ev)
+{
+	struct tep_format_field *pid_f = ev->event ? tep_find_common_field(ev->event, "common_pid") : NULL;
+	unsigned long long pid = 0;
+
+	if (pid_f && tg_read_field(dec_tep(tp->d), pid_f, ev->record->data, ev->record->size, &pid))
+		return (int)pid;
+	return -1;
+}
+
 /* The kernel's line prefix by our own code: no latency flags (libtraceevent's
  * reading of the common fields is what crashed). */
 static void own_header(struct tpoint *tp, const struct dec_event *ev)
 {
 	struct tep_handle *tep = dec_tep(tp->d);
-	struct tep_format_field *pid_f = tep_find_common_field(ev->event, "common_pid");
-	unsigned long long pid = 0;
-	int p = -1;
+	int p = event_pid(tp, ev);
 
-	if (pid_f && tg_read_field(tep, pid_f, ev->record->data, ev->record->size, &pid))
-		p = (int)pid;
 	trace_seq_printf(&tp->s, "%16s-%-7d [%03d] %6llu.%06llu: ",
 			 p >= 0 ? tep_data_comm_from_pid(tep, p) : "<...>", p, ev->cpu,
 			 ev->ts / 1000000000, ev->ts / 1000 % 1000000);
@@ -249,35 +265,139 @@ static void print_one(struct tpoint *tp, const struct dec_event *ev, const char 
 	put_line(tp);
 }
 
-/* One event, printed when `emit` (the child), else only followed (the parent
- * catching up on what a dead child had got out). */
-static void handle_event(struct tpoint *tp, const struct dec_event *ev, bool emit)
+/*
+ * CSV/JSON: one row (ts, cpu, pid, comm, event, text) through the statement prepared
+ * by run, printed by analyze/print.c as every report's rows are; JSON rows are cut out
+ * of its one-row array so that the rows of all chunks form one array.
+ */
+static void put_row(struct tpoint *tp, const struct dec_event *ev, int pid, const char *event,
+		    const char *text)
 {
-	bool cpu_ok = ev->cpu >= 0 && (unsigned)ev->cpu < tp->nr_cpus;
+	bool first = tp->rows == 0;
+	sqlite3_stmt *st = tp->row;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
 
-	/* Losses as the kernel's trace_pipe reports them. */
-	if (emit && ev->missed > 0)
-		tp->unflushed += fprintf(tp->out, "CPU:%d [LOST %d EVENTS]\n", ev->cpu, ev->missed);
-	else if (emit && ev->missed < 0)
-		tp->unflushed += fprintf(tp->out, "CPU:%d [LOST EVENTS]\n", ev->cpu);
-	if (is_kernel_stack(ev->event)) {
-		if (!emit || (tp->want && !(cpu_ok && tp->shown[ev->cpu])))
-			return;
-		print_one(tp, ev, "<stack trace>");
-		print_stack(tp->d, ev, tp->out);
+	tp->rows++;
+	sqlite3_reset(st);
+	sqlite3_bind_int64(st, 1, (int64_t)ev->ts);
+	sqlite3_bind_int(st, 2, ev->cpu);
+	if (pid >= 0) {
+		sqlite3_bind_int(st, 3, pid);
+		sqlite3_bind_text(st, 4, tep_data_comm_from_pid(dec_tep(tp->d), pid), -1, SQLITE_TRANSIENT);
+	} else {
+		sqlite3_bind_null(st, 3);
+		sqlite3_bind_null(st, 4);
+	}
+	sqlite3_bind_text(st, 5, event, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 6, text, -1, SQLITE_TRANSIENT);
+	if (tp->ctx->fmt == OUT_CSV) {
+		ftana_print_rows_flags(st, OUT_CSV, tp->out, first ? 0 : PRINT_NO_HEADER);
+		tp->unflushed += 64;
 		return;
 	}
-	bool wanted = event_wanted(ev->event, tp->want);
+	if (!(mem = open_memstream(&buf, &len)))
+		return;
+	ftana_print_rows(st, OUT_JSON, mem);
+	fclose(mem);
+	/* "[\n{...}\n]\n" -> "{...}" */
+	if (len > 6 && !strncmp(buf, "[\n", 2) && !strcmp(buf + len - 3, "\n]\n")) {
+		fputs(first ? "\n" : ",\n", tp->out);
+		fwrite(buf + 2, 1, len - 5, tp->out);
+		tp->unflushed += len;
+	}
+	free(buf);
+}
+
+/* CSV/JSON: the event's own text (the kernel's line after "NAME: "), one row. */
+static void row_one(struct tpoint *tp, const struct dec_event *ev, int pid)
+{
+	struct tep_handle *tep = dec_tep(tp->d);
+
+	trace_seq_reset(&tp->s);
+	if (how_to_print(tp, ev->event) == PRINT_FULL) {
+		tg_enter(tp->p, tp->pos, ev->event);
+		tep_print_event(tep, &tp->s, ev->record, "%s", TEP_PRINT_INFO);
+		tg_leave(tp->p);
+	} else {
+		tg_print_fields(&tp->s, ev->event, ev->record->data, ev->record->size);
+	}
+	trace_seq_terminate(&tp->s);
+	size_t n = strlen(tp->s.buffer);
+	while (n && tp->s.buffer[n - 1] == '\n')
+		tp->s.buffer[--n] = '\0';
+	put_row(tp, ev, pid, ev->event->name, tp->s.buffer + (how_to_print(tp, ev->event) != PRINT_FULL &&
+							     tp->s.buffer[0] == ' '));
+}
+
+/* CSV/JSON: a kernel stack as one row, "<stack trace> => f => ...". */
+static void row_stack(struct tpoint *tp, const struct dec_event *ev, int pid)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+
+	if (!mem)
+		return;
+	fputs("<stack trace>", mem);
+	print_stack(tp->d, ev, mem, "");
+	fclose(mem);
+	put_row(tp, ev, pid, ev->event->name, buf);
+	free(buf);
+}
+
+/* One event, printed when `emit` (the child), else only followed (the parent
+ * catching up on what a dead child had got out). Both take the same decisions, so
+ * tp->shown and tp->rows agree with what the dead child printed. */
+static void handle_event(struct tpoint *tp, const struct dec_event *ev, bool emit)
+{
+	const struct report_slice *slice = &tp->ctx->slice;
+	bool cpu_ok = ev->cpu >= 0 && (unsigned)ev->cpu < tp->nr_cpus;
+	bool text = tp->ctx->fmt == OUT_TEXT;
+	bool in_window = (int64_t)ev->ts >= slice->since_ns && (int64_t)ev->ts < slice->until_ns;
+	int pid = event_pid(tp, ev);
+
+	/* Losses as the kernel's trace_pipe reports them (CSV/JSON: in "warnings"). */
+	if (emit && text && in_window && ev->missed > 0)
+		tp->unflushed += fprintf(tp->out, "CPU:%d [LOST %d EVENTS]\n", ev->cpu, ev->missed);
+	else if (emit && text && in_window && ev->missed < 0)
+		tp->unflushed += fprintf(tp->out, "CPU:%d [LOST EVENTS]\n", ev->cpu);
+	if (is_kernel_stack(ev->event)) {
+		if (tp->filtering && !(cpu_ok && tp->shown[ev->cpu]))
+			return;
+		if (!emit) {
+			tp->rows++;
+		} else if (text) {
+			print_one(tp, ev, "<stack trace>");
+			print_stack(tp->d, ev, tp->out, "\n");
+		} else {
+			row_stack(tp, ev, pid);
+		}
+		return;
+	}
+	bool wanted = event_wanted(ev->event, tp->want) && slice_match(slice, ev->ts, ev->cpu, pid);
 	if (cpu_ok)
 		tp->shown[ev->cpu] = wanted;
-	if (!emit || !wanted)
+	if (!wanted)
 		return;
-	if (ev->event) {
-		print_one(tp, ev, NULL);
+	if (!emit) {
+		tp->rows++;
+	} else if (ev->event) {
+		if (text)
+			print_one(tp, ev, NULL);
+		else
+			row_one(tp, ev, pid);
 	} else {
+		char what[64];
+
+		snprintf(what, sizeof(what), "unknown event type %d", ev->type_id);
+		if (!text) {
+			put_row(tp, ev, pid, NULL, what);
+			return;
+		}
 		trace_seq_reset(&tp->s);
-		trace_seq_printf(&tp->s, "[CPU %d] %llu: unknown event type %d", ev->cpu, ev->ts,
-				 ev->type_id);
+		trace_seq_printf(&tp->s, "[CPU %d] %llu: %s", ev->cpu, ev->ts, what);
 		put_line(tp);
 	}
 }
@@ -367,10 +487,14 @@ static int demote(struct tpoint *tp, const struct tep_event *event, const struct
 	return 0;
 }
 
-static int print_events(struct dec *d, const char *want, FILE *out)
+static int print_events(struct report_ctx *ctx, struct dec *d, const char *want,
+			sqlite3_stmt *row, FILE *out)
 {
-	struct tpoint tp = { .d = d, .want = want, .out = out,
-			     .nr_cpus = dec_stats(d)->nr_cpus };
+	const struct report_slice *slice = &ctx->slice;
+	struct tpoint tp = { .ctx = ctx, .d = d, .want = want, .out = out, .row = row,
+			     .nr_cpus = dec_stats(d)->nr_cpus,
+			     .filtering = want || slice_active(slice) ||
+					  (slice->nr_ftrec_tids && !slice->include_ftrec) };
 	struct tg_progress *p = tg_progress_alloc();
 	struct dec_event ev;
 	int rc = -1;
@@ -422,33 +546,46 @@ out:
 	return rc;
 }
 
-int report_tpoint(sqlite3 *db, int argc, char **argv)
-{
-	static const struct option longopts[] = {
-		{ "event", required_argument, NULL, 'e' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	const char *want = NULL;
-	char err[512];
-	int c;
+struct tpoint_opts {
+	const char *event;
+};
 
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "e:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'e': want = optarg; break;
-		case 'h':
-			printf("usage: ftana report tpoint FILE.ftz [--event [SYSTEM:]EVENT]\n");
-			return FTANA_EXIT_OK;
-		default: return FTANA_EXIT_ERROR;
-		}
-	}
-	if (ru_extra_args("tpoint", argc, argv))
-		return FTANA_EXIT_ERROR;
-	struct dec *d = dec_open(report_file(), err, sizeof(err));
+static const struct report_option options[] = {
+	{ "event", 'e', "[SYSTEM:]EVENT", "only this event (and the stacks recorded with it)" },
+	{ 0 }
+};
+
+static int option(struct report_ctx *ctx, int index, const char *arg)
+{
+	((struct tpoint_opts *)ctx->opts)->event = arg;
+	return 0;
+}
+
+/* CSV/JSON: the row statement (run on the database: report_ts is defined there). */
+static sqlite3_stmt *row_statement(struct report_ctx *ctx)
+{
+	char *sql = sqlite3_mprintf("SELECT report_ts(?1) AS ts%s, ?2 AS cpu, ?3 AS pid, ?4 AS comm, "
+				    "?5 AS event, ?6 AS text", report_ts_suffix(ctx));
+	sqlite3_stmt *st = sql ? ru_prepare(ctx->db, "tpoint", sql) : NULL;
+
+	sqlite3_free(sql);
+	return st;
+}
+
+static int run(struct report_ctx *ctx)
+{
+	const char *want = ((struct tpoint_opts *)ctx->opts)->event;
+	/* the capture's path: the front end's FILE, or what a test set (report_set_file) */
+	const char *capture = report_file();
+	sqlite3 *db = ctx->db;
+	sqlite3_stmt *row = NULL;
+	char err[512];
+	int rc = -1;
+
+	struct dec *d = capture ? dec_open(capture, err, sizeof(err)) : NULL;
 	if (!d) {
-		fprintf(stderr, "ftana report tpoint: %s (tpoint prints the raw records: "
-			"it needs the .ftz, not a .db)\n", err);
+		report_error(ctx, "%s (tpoint prints the raw records: it needs the .ftz, not a .db)",
+			     capture ? err : "no capture file");
 		return FTANA_EXIT_ERROR;
 	}
 
@@ -456,26 +593,43 @@ int report_tpoint(sqlite3 *db, int argc, char **argv)
 	char *range = NULL;
 	if (want) {
 		char *table = ru_event_table(db, "tpoint", want);
-		if (!table) {
-			dec_close(d);
-			return FTANA_EXIT_ERROR;
-		}
+		if (!table)
+			goto out;
 		range = sqlite3_mprintf("SELECT min(ts), max(ts) FROM \"%w\"", table);
 		free(table);
 	}
-	int rc = ru_warn_lost(db, range ? range : "SELECT min(ts), max(ts) FROM events", stdout);
+	rc = report_warn_lost(ctx, range ? range : "SELECT min(ts), max(ts) FROM events");
 	sqlite3_free(range);
-	if (!rc) {
-		register_comms(db, dec_tep(d));
-		rc = print_events(d, want, stdout);
+	if (rc || (ctx->fmt != OUT_TEXT && !(row = row_statement(ctx)))) {
+		rc = -1;
+		goto out;
 	}
+	register_comms(db, dec_tep(d));
+	if (ctx->fmt == OUT_JSON) {
+		fputs(",\"rows\":[", stdout);
+		ctx->tables++;
+	}
+	fflush(stdout); /* before the printing children: nothing written twice */
+	rc = print_events(ctx, d, want, row, stdout);
+	if (!rc && ctx->fmt == OUT_JSON)
+		fputs("\n]\n", stdout);
+out:
+	sqlite3_finalize(row);
 	dec_close(d);
 	return rc ? FTANA_EXIT_ERROR : FTANA_EXIT_OK;
 }
 
-/* TRANSITION: not yet on the report front end (report_front.h). */
 const struct report_def report_tpoint_def = {
 	.name = "tpoint",
-	.summary = "every event of one tracepoint as the kernel prints it (tpoint)",
-	.legacy = report_tpoint,
+	.summary = "every event (or one tracepoint's) as the kernel prints it (tpoint)",
+	.options = options,
+	.opts_size = sizeof(struct tpoint_opts),
+	.option = option,
+	.run = run,
+	.needs_capture = true,
+	.details = "Text: the kernel's trace lines (TASK-PID [CPU] FLAGS TIME: NAME: TEXT), a\n"
+		   "kernel stack's \" => \" lines below its event. CSV/JSON columns: ts_s (trace\n"
+		   "clock, s; ts_wall with --wall), cpu, pid, comm, event, text (the kernel's text\n"
+		   "after \"NAME: \"; a stack: \"<stack trace> => f => ...\"). The slice takes each\n"
+		   "event by its own time, CPU and task; a stack goes with the event before it.\n",
 };

@@ -210,6 +210,9 @@ void report_sql_views(sqlite3 *db)
 		funcgraph_views(db); /* `calls`: one walk over every function_graph event */
 	if (rf_has_table(db, "funcgraph_exit"))
 		funcslower_views(db); /* `slow_calls` */
+	funccount_views(db); /* func_counts..., when the capture has function counts */
+	kprobe_views(db);    /* probe_hits (empty without probes) */
+	stacks_views(db);    /* stack_folded, when the capture has stacks */
 }
 
 static void regexp_free(void *p)

@@ -18,8 +18,6 @@
 #include "reports/report_func.h"
 #include "tests/report_func_fixture.h"
 
-int report_stacks(sqlite3 *db, int argc, char **argv);
-
 #define EVIL_COMM "\x1b]0;pwned\x07"
 #define SAFE_COMM "\\x1b]0;pwned\\x07"
 #define EVIL_SYM "clear\x1b[2Jme"
@@ -38,18 +36,6 @@ static void assert_inert(const char *what, const char *out)
 			fail_msg("%s: raw byte 0x%02x at %td in:\n%s", what, *p,
 				 (const char *)p - out, out);
 	}
-}
-
-static void run(const char *what, int (*fn)(sqlite3 *, int, char **), sqlite3 *db, int argc,
-		char **argv, const char *must_show)
-{
-	char *out;
-
-	assert_int_equal(fx_report(fn, db, &out, argc, argv), 0);
-	assert_inert(what, out);
-	if (!strstr(out, must_show))
-		fail_msg("%s: '%s' not in:\n%s", what, must_show, out);
-	free(out);
 }
 
 /* Run report NAME through the front end (fx_run); its output must be inert and show must_show. */
@@ -79,7 +65,7 @@ static void kprobe_line_and_stack(void **state)
 	fx_exec(db, "INSERT INTO \"probe\x1b[1m\" VALUES (1, 1500000000, 1, 42, 1, 4096, "
 		"'line1\nline2\x9b" "2J')");
 	char *argv[] = { "kprobe", NULL };
-	run("kprobe", report_kprobe, db, 1, argv,
+	run_front("kprobe", "kprobe", db, 1, argv,
 	    SAFE_COMM "-42 [001] 1.500000: probe\\x1b[1m: (" SAFE_SYM "+0x0) arg\\x07=\"line1\\x0aline2\\x9b2J\"\n"
 	    " => " SAFE_SYM "+0x0/0x10\n");
 	fx_close(db);
@@ -102,8 +88,8 @@ static void stacks_both_forms(void **state)
 	char *list[] = { "stacks", NULL }, *folded[] = { "stacks", "--folded", NULL };
 
 	(void)state;
-	run("stacks", report_stacks, db, 1, list, "  " SAFE_SYM "\n  do_syscall_64\n    2 (100.0%)");
-	run("stacks --folded", report_stacks, db, 2, folded, "do_syscall_64;" SAFE_SYM " 2\n");
+	run_front("stacks", "stacks", db, 1, list, "  " SAFE_SYM "\n  do_syscall_64\n    2 (100.0%)");
+	run_front("stacks --folded", "stacks", db, 2, folded, "do_syscall_64;" SAFE_SYM " 2\n");
 	fx_close(db);
 }
 
@@ -121,9 +107,9 @@ static void funcgraph_graph_and_folded(void **state)
 	fx_exec(db, "INSERT INTO funcgraph_entry VALUES (2, 2000, 0, 7, NULL, 8192, 1)");
 	fx_exec(db, "INSERT INTO funcgraph_exit VALUES (3, 3000, 0, 7, NULL, 8192, 1, 0, 5000, 6000)");
 	fx_exec(db, "INSERT INTO funcgraph_exit VALUES (4, 4000, 0, 7, NULL, 4096, 0, 0, 4000, 9000)");
-	run("funcgraph", report_funcgraph, db, 1, graph, SAFE_SYM "() {");
-	run("funcgraph close", report_funcgraph, db, 1, graph, "} /* " SAFE_SYM " */");
-	run("funcgraph --folded", report_funcgraph, db, 2, folded, SAFE_SYM ";leaf");
+	run_front("funcgraph", "funcgraph", db, 1, graph, SAFE_SYM "() {");
+	run_front("funcgraph close", "funcgraph", db, 1, graph, "} /* " SAFE_SYM " */");
+	run_front("funcgraph --folded", "funcgraph", db, 2, folded, SAFE_SYM ";leaf");
 	fx_close(db);
 }
 

@@ -37,4 +37,14 @@ assert_contains "title change shown escaped" "$work/ours.txt" \
 assert_contains "the task's comm in the line header, escaped" "$work/ours.txt" \
 	"^ *\\\\x1b\\]0;pwned\\\\x07-$pid +\\["
 
+# --json: the same three events as rows, no raw control byte in the document
+"$FTANA" report tpoint "$work/ren.ftz" --json >"$work/tpoint.json" 2>"$work/tpoint.err" ||
+	fail "ftana report tpoint --json failed"
+assert_eq "tpoint --json: lines with a raw control byte" 0 \
+	"$(LC_ALL=C grep -ac $'[\x01-\x08\x0b-\x1f\x7f\x9b]' "$work/tpoint.json")"
+assert_eq "tpoint --json: our task_rename rows" 3 \
+	"$(python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(sum(r["event"] == "task_rename" and r["pid"] == int(sys.argv[2]) for r in d["rows"]))' "$work/tpoint.json" "$pid")"
+
 finish

@@ -54,9 +54,15 @@ assert_eq "folded counts summed" "$ev" "$(awk '{ s += $NF } END { print s + 0 }'
 assert_eq "folded lines that are not 'frame;frame... count'" 0 \
 	"$(grep -cvE '^[^ ;]+(;[^ ;]+)* [0-9]+$' "$work/folded.txt")"
 assert_contains "folded stacks start at the syscall entry (root first)" "$work/folded.txt" '^entry_SYSCALL'
-"$FTANA" report stacks "$work/rq.ftz" --event block:block_rq_insert >"$work/stacks.txt" ||
+"$FTANA" report stacks "$work/rq.ftz" --event block:block_rq_insert -v >"$work/stacks.txt" 2>"$work/stacks.err" ||
 	fail "ftana report stacks failed"
-assert_contains "stacks header" "$work/stacks.txt" "^$ev events with a kernel stack, [0-9]+ distinct stacks$"
+assert_contains "stacks count (a note with -v)" "$work/stacks.err" "note: $ev events with a kernel stack, [0-9]+ distinct stacks$"
+assert_eq "stacks listing: counts summed" "$ev" "$(awk '/^    [0-9]+ \(/ { s += $1 } END { print s + 0 }' "$work/stacks.txt")"
+
+# --json: the same events, in rows of ts_s/cpu/pid/comm/event/text
+"$FTANA" report tpoint "$work/rq.ftz" --json >"$work/tpoint.json" || fail "ftana report tpoint --json failed"
+assert_eq "tpoint --json: block_rq_insert rows" "$ev" \
+	"$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(sum(r["event"] == "block_rq_insert" for r in d["rows"]))' "$work/tpoint.json")"
 
 # A .db alone has no raw records: one line saying so.
 "$FTANA" db "$work/rq.ftz" -o "$work/rq.db" >/dev/null 2>&1 || fail "ftana db failed"

@@ -1,29 +1,31 @@
--- funccount: calls per kernel function, per interval and in total (perf-tools funccount).
--- Inputs: temp.report_args interval_ns (0: a single interval), top (0: all),
--- duration_ns (recording length, for the rate); temp.fc_counts(interval, func, count)
--- filled by funccount_events.sql from `function` events.
+-- funccount: calls per kernel function of a `ftrec funccount` recording (one
+-- `function` event per call), for the report and for your own queries
+-- (`ftana sql FILE 'select * from func_counts'`). Whole capture: no slice here.
+-- Function names: an event's ip (the traced function's entry, after fentry) belongs
+-- to the symbol with the greatest address <= ip in the capture's own kallsyms (of
+-- aliases at one address the first listed wins, as the kernel's %ps); an ip below
+-- every symbol shows as hex. Names are looked up once per distinct ip, when queried.
 -- Running this file twice is harmless: it replaces what it made.
-DROP TABLE IF EXISTS temp.fc_counts;
-DROP VIEW IF EXISTS temp.fc_interval_rows;
-DROP VIEW IF EXISTS temp.fc_totals;
-CREATE TEMP TABLE fc_counts(interval INTEGER, func TEXT, count INTEGER,
-                                          PRIMARY KEY (interval, func));
+DROP VIEW IF EXISTS temp.func_ip_func;
+DROP VIEW IF EXISTS temp.func_hits;
+DROP VIEW IF EXISTS temp.func_counts;
 
--- Per interval, the TOP busiest functions, printed with the largest last.
-CREATE TEMP VIEW fc_interval_rows AS
-SELECT interval, func AS FUNC, count AS COUNT FROM (
-	SELECT interval, func, count,
-	       row_number() OVER (PARTITION BY interval ORDER BY count DESC, func) AS rank
-	FROM fc_counts)
-WHERE rank <= coalesce(nullif((SELECT value FROM report_args WHERE key = 'top'), 0), rank)
-ORDER BY interval, count, func;
+-- ip -> func for every distinct ip of the function events.
+CREATE TEMP VIEW func_ip_func AS
+SELECT ip, coalesce((SELECT s.name FROM symbols s WHERE s.addr = base ORDER BY s.rowid LIMIT 1),
+                    printf('0x%x', ip)) AS func
+FROM (SELECT ip, (SELECT max(s.addr) FROM symbols s WHERE s.addr <= ip) AS base
+      FROM (SELECT DISTINCT ip FROM function));
 
--- Totals over the whole recording and the mean rate per second of recording.
-CREATE TEMP VIEW fc_totals AS
-SELECT FUNC, COUNT, CASE WHEN len > 0 THEN printf('%.1f', COUNT * 1e9 / len) ELSE '-' END AS "RATE/s"
-FROM (SELECT func AS FUNC, sum(count) AS COUNT,
-             row_number() OVER (ORDER BY sum(count) DESC, func) AS rank
-      FROM fc_counts GROUP BY func),
-     (SELECT (SELECT value FROM report_args WHERE key = 'duration_ns') AS len)
-WHERE rank <= coalesce(nullif((SELECT value FROM report_args WHERE key = 'top'), 0), rank)
-ORDER BY COUNT, FUNC;
+-- One row per call: the event's id, ts (trace clock, ns), cpu, pid, and func.
+CREATE TEMP VIEW func_hits AS
+SELECT f.id, f.ts, f.cpu, f.pid, n.func
+FROM function f JOIN func_ip_func n ON n.ip = f.ip;
+
+-- Calls per function over the whole capture, most called first.
+CREATE TEMP VIEW func_counts AS
+SELECT n.func AS func, sum(c.n) AS count
+FROM (SELECT ip, count(*) AS n FROM function GROUP BY ip) c
+JOIN func_ip_func n ON n.ip = c.ip
+GROUP BY n.func
+ORDER BY count DESC, func;

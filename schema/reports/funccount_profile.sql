@@ -1,26 +1,18 @@
--- funccount from the kernel's function profiler (ftrec funccount --profile): the
--- running totals of profile_rounds / function_profile turned into calls per interval.
--- Inputs: temp.report_args interval_ns (0: a single interval).
--- Interval 0 starts at round 0, when the profiler was switched on. The calls
--- between two rounds count in the interval in which the EARLIER round was taken
--- (each interval of ftrec's -i holds the calls made during it); intervals shorter
+-- funccount from the kernel's function profiler's rounds (func_round_counts,
+-- funccount_rounds.sql), within the report's slice. The profiler has no event per
+-- call, so a slice maps to whole rounds: the calls counted between two rounds are
+-- in the slice when the EARLIER round's time (start_ns) is in its time window and
+-- their CPU is in --cpu (the profiler counts per CPU); task filters cannot apply
+-- (the report refuses them). They count in the interval the earlier round falls in
+-- (each of ftrec's -i intervals holds the calls made during it); intervals shorter
 -- than the recording's meta.snapshot_interval_ns cannot split them further.
--- A total lower than in the round before means the profiler was switched off and
--- on again by someone else: the new total is what was counted since.
+-- Inputs: temp.report_args interval_ns (0: one interval), t0. After funccount_report.sql.
 INSERT INTO fc_counts(interval, func, count)
-WITH rounds AS (
-	SELECT round, coalesce(lag(mono_ns) OVER (ORDER BY round), mono_ns) AS since
-	FROM profile_rounds),
-args AS (
-	SELECT coalesce((SELECT value FROM report_args WHERE key = 'interval_ns'), 0) AS iv,
-	       (SELECT min(mono_ns) FROM profile_rounds) AS t0),
-calls AS (
-	SELECT p.round, p.func,
-	       p.hits - coalesce(lag(p.hits) OVER (PARTITION BY p.cpu, p.func ORDER BY p.round), 0) AS d,
-	       p.hits
-	FROM function_profile p)
-SELECT CASE WHEN iv > 0 THEN (r.since - t0) / iv ELSE 0 END AS interval, c.func,
-       sum(CASE WHEN c.d < 0 THEN c.hits ELSE c.d END) AS count
-FROM calls c JOIN rounds r USING (round), args
+SELECT CASE WHEN iv > 0 THEN (r.start_ns - t0) / iv ELSE 0 END AS interval, r.func,
+       sum(r.count) AS n
+FROM func_round_counts r,
+     (SELECT coalesce((SELECT value FROM report_args WHERE key = 'interval_ns'), 0) AS iv,
+             coalesce((SELECT value FROM report_args WHERE key = 't0'), 0) AS t0)
+WHERE in_slice(r.start_ns, r.cpu, NULL)
 GROUP BY 1, 2
-HAVING count > 0;
+HAVING n > 0;

@@ -8,7 +8,9 @@ expect "ftana: ksys_read returns of $ret by the workload" 1 \
 	"$(q kprobe_read.ftz "SELECT count(*) FROM kread WHERE pid = $rpid AND ret = $ret")"
 "$FTANA" report kprobe kprobe_read.ftz > read.txt 2>&1
 expect "report kprobe exit" 0 $?
-expect "report: the workload's hit with ret=$ret" 1 "$(grep -c -- "-$rpid .* kread: (.* <- ksys_read) ret=$ret\$" read.txt)"
+# $retval is an x64 fetch: printed as the kernel prints it, 0x%Lx
+ret_hex=$(printf '0x%x' "$ret")
+expect "report: the workload's hit with ret=$ret_hex" 1 "$(grep -c -- "-$rpid .* kread: (.* <- ksys_read) ret=$ret_hex\$" read.txt)"
 expect "ftana: opens of $path by the workload" 1 \
 	"$(q kprobe_open.ftz "SELECT count(*) FROM kopen WHERE pid = $opid AND path = '$path'")"
 "$FTANA" report kprobe kprobe_open.ftz --probe kopen > open.txt 2>&1
