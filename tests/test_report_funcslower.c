@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -86,11 +87,71 @@ static void test_plain_columns(void **state)
 	fx_close(db);
 }
 
+/*
+ * --graph: the kernel's return lines as perf-tools funcslower shows them (expected
+ * lines written from trace_functions_graph.c's rules): " CPU) ", the mark ('*'
+ * above 10 ms, '#' above 1 ms), at most 7 digits of microseconds, " us ", "|  ",
+ * 2 spaces per depth, "} /" "* func *" "/". Without -P the kernel's marker shows the
+ * change of task on CPU 1; with -P (the task on every line) perf-tools drops it.
+ */
+static void test_graph(void **state)
+{
+	sqlite3 *db = slow_db();
+	char *out;
+	char *argv[] = { "funcslower", "--graph", NULL };
+	char *procs[] = { "funcslower", "--graph", "-P", "-t", "-H", NULL };
+	char *both[] = { "funcslower", "--graph", "--hist", NULL };
+	const char *expect =
+		" 1) * 50082.00 us |  } /* do_nanosleep */\n"
+		" 1) * 50105.00 us |  } /* do_nanosleep */\n"
+		" 1) * 50001.00 us |  } /* do_nanosleep */\n"
+		" ------------------------------------------\n"
+		" 1)   workloa-42   =>    <...>-43   \n"
+		" ------------------------------------------\n"
+		"\n"
+		" 1) * 12000.00 us |  } /* do_nanosleep */\n";
+
+	assert_int_equal(fx_run("funcslower", db, &out, 2, argv), 0);
+	assert_string_equal(out, expect);
+	free(out);
+
+	assert_int_equal(fx_run("funcslower", db, &out, 5, procs), 0);
+	const char *header = "# tracer: function_graph\n#\n"
+			     "#     TIME        CPU  TASK/PID         DURATION                  FUNCTION CALLS\n"
+			     "#      |          |     |    |           |   |                     |   |   |   |\n";
+
+	assert_true(!strncmp(out, header, strlen(header)));
+	assert_int_equal(fx_count_lines(out, "    0.001000 |   1)   workloa-42   | * 50082.00 us |  } /* do_nanosleep */"), 1);
+	assert_int_equal(fx_count_lines(out, "    0.004000 |   1)    <...>-43    | * 12000.00 us |  } /* do_nanosleep */"), 1);
+	assert_int_equal(fx_count_lines(out, "=>"), 0);
+	free(out);
+
+	assert_int_equal(fx_run("funcslower", db, &out, 3, both), FTANA_EXIT_ERROR);
+	free(out);
+	fx_close(db);
+}
+
+/* CSV/JSON carry every column whatever the text options; --graph is text only. */
+static void test_json_rows(void **state)
+{
+	sqlite3 *db = slow_db();
+	char *out;
+	char *argv[] = { "funcslower", "--graph", "--json", NULL };
+
+	assert_int_equal(fx_run("funcslower", db, &out, 3, argv), 0);
+	assert_non_null(strstr(out, "{\"ts_s\":0.004,\"cpu\":1,\"comm\":\"<...>\",\"pid\":43,"
+			       "\"dur_us\":12000.0,\"func\":\"do_nanosleep\",\"dur_ns\":12000000,\"depth\":0,\"id\":4}"));
+	free(out);
+	fx_close(db);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows_and_hist),
 		cmocka_unit_test(test_plain_columns),
+		cmocka_unit_test(test_graph),
+		cmocka_unit_test(test_json_rows),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,16 +8,23 @@ exits="SELECT rettime - calltime AS dur FROM funcgraph_exit WHERE pid IN ($pids)
 expect "ftana: returns >= 50 ms" "$m" "$(q funcslower.ftz "SELECT count(*) FROM ($exits) WHERE dur >= 50000000")"
 expect "ftana: returns below the 10 ms threshold" 0 \
 	"$(q funcslower.ftz "SELECT count(*) FROM ($exits) WHERE dur < 10000000")"
-"$FTANA" report funcslower funcslower.ftz -P > report.txt 2>&1
+"$FTANA" report funcslower funcslower.ftz -P > report.txt 2> report.err
 expect "report funcslower exit" 0 $?
-# Rows: CPU COMM-PID DURATION(us) FUNCTION; the histogram follows after an empty line.
-# Only the workload's rows: other tasks sleep too (busybox timeout's watcher naps 1 s at a
-# time and may land in the recording).
-rows=$(awk -v pids=",$pids," 'NF == 0 { exit }
-	$NF == "'"$func"'" { for (i = 1; i < NF; i++) if (match($i, /-[0-9]+$/) &&
-		index(pids, "," substr($i, RSTART + 1) ",")) { print; next } }' report.txt)
+# Columns: cpu comm pid dur_us func (a header line first); comm may hold spaces, so
+# fields count from the end. Only the workload's rows: other tasks sleep too (busybox
+# timeout's watcher naps 1 s at a time and may land in the recording).
+rows=$(awk -v pids=",$pids," 'NR > 1 && $NF == "'"$func"'" && index(pids, "," $(NF-2) ",")' report.txt)
 expect "report: rows of $func >= 50000 us" "$m" "$(printf '%s\n' "$rows" | awk '$(NF-1) >= 50000' | grep -c .)"
 expect "report: rows below 10000 us" 0 "$(printf '%s\n' "$rows" | awk '$(NF-1) < 10000' | grep -c .)"
-expect "report: histogram counts every row" "$(awk 'NF == 0 { exit } NR > 1 && NF >= 4' report.txt | grep -c .)" \
-	"$(awk '/->/ { n += $4 } END { print n + 0 }' report.txt)"
+"$FTANA" report funcslower funcslower.ftz --hist > hist.txt 2> hist.err
+expect "report --hist exit" 0 $?
+# Columns: low_us high_us count distribution
+expect "report --hist: histogram counts every row" "$(awk 'NR > 1' report.txt | grep -c .)" \
+	"$(awk 'NR > 1 { n += $3 } END { print n + 0 }' hist.txt)"
+# --graph: the kernel's return lines, as perf-tools funcslower prints them with -P:
+# " CPU)  COMM-PID  | MARK USECS us |  } /* FUNC */"; '*' marks calls above 10 ms.
+"$FTANA" report funcslower funcslower.ftz --graph -P > graph.txt 2> graph.err
+expect "report --graph exit" 0 $?
+expect "report --graph: the workload's 50 ms returns" "$m" \
+	"$(grep -E -- "-($(echo "$pids" | tr , '|')) +\| \* 5[0-9]{4}\.[0-9]{2} us \|  +\} /\* $func \*/$" graph.txt | grep -c .)"
 check_done
