@@ -49,6 +49,8 @@ static int option(struct report_ctx *ctx, int index, const char *arg)
 	case OPT_DEPTH:
 		if (report_number(ctx, "-m", arg, 1, &o->max_depth))
 			return -1;
+		if (o->max_depth != (double)(int64_t)o->max_depth)
+			return report_error(ctx, "bad -m '%s' (a whole number of levels, 1 or more)", arg);
 		break;
 	case OPT_TIMES: o->times = true; break;
 	case OPT_PROCS: o->procs = true; break;

@@ -138,6 +138,15 @@ static void test_partial(void **state)
 	assert_int_equal(fx_int(db, "SELECT count(*) FROM calls c JOIN calls p ON p.id = c.parent_id "
 				"WHERE c.ip = %d AND p.ip = %d AND p.dur_ns IS NULL", D, A), 1);
 	assert_int_equal(fx_int(db, "SELECT child_dur_ns FROM calls WHERE ip = %d AND dur_ns = 900", A), 400);
+	/* JSON: what was not recorded is null, not 0 */
+	char *out;
+	char *json[] = { "funcgraph", "--json", NULL };
+
+	assert_int_equal(fx_run("funcgraph", db, &out, 2, json), 0);
+	assert_non_null(strstr(out, "{\"id\":1,\"start_s\":null,\"end_s\":1.0e-06,\"cpu\":1,"));
+	assert_non_null(strstr(out, "\"start_ts\":4000,\"end_ts\":null}"));
+	assert_non_null(strstr(out, "\"func\":\"ksys_read\",\"dur_ns\":null,\"dur_us\":null,"));
+	free(out);
 	fx_close(db);
 }
 

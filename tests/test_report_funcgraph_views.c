@@ -97,6 +97,9 @@ static void test_max_depth(void **state)
 	free(out);
 	assert_int_equal(fx_run("funcgraph", db, &out, 3, bad), FTANA_EXIT_ERROR);
 	free(out);
+	bad[2] = "1.5";
+	assert_int_equal(fx_run("funcgraph", db, &out, 3, bad), FTANA_EXIT_ERROR);
+	free(out);
 	fx_close(db);
 }
 
@@ -111,6 +114,21 @@ static void test_time_and_proc(void **state)
 	assert_int_equal(fx_count_lines(out, "    0.000003 |   0)  workloa-100   |   0.300 us    |      rw_verify_area();"), 1);
 	/* a return line carries the return event's time */
 	assert_int_equal(fx_count_lines(out, "    0.000006 |   0)  workloa-100   | # 1234.567 us |  } /* ksys_read */"), 1);
+	free(out);
+	fx_close(db);
+}
+
+/* -t with --wall: the UTC wall-clock time in the time column, as report_ts prints it. */
+static void test_wall_time(void **state)
+{
+	sqlite3 *db = nested_db();
+	char *argv[] = { "funcgraph", "-t", "--wall", NULL };
+	char *out;
+
+	/* trace clock 0 = 2026-12-03 10:00:00 UTC */
+	fx_exec(db, "INSERT INTO meta VALUES ('wall_offset_ns', '%lld')", 1796292000LL * 1000000000LL);
+	out = run(db, 3, argv);
+	assert_int_equal(fx_count_lines(out, "10:00:00.000001 |   0)               |  ksys_read() {"), 1);
 	free(out);
 	fx_close(db);
 }
@@ -288,6 +306,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_max_depth),
 		cmocka_unit_test(test_time_and_proc),
+		cmocka_unit_test(test_wall_time),
 		cmocka_unit_test(test_no_duration_and_header),
 		cmocka_unit_test(test_time_order),
 		cmocka_unit_test(test_slice),
