@@ -259,13 +259,15 @@ static int load_tasks(struct report_ctx *ctx)
 	return 0;
 }
 
-/* meta.ftrec_tids: "tid tid ..." (END section of a recording by ftrec). */
+/* meta.ftrec_tids: "tid tid ..." (END section of a recording by ftrec; notrace_pids before). */
 static int load_ftrec_tids(struct report_ctx *ctx)
 {
 	struct report_slice *s = &ctx->slice;
 	sqlite3_stmt *st;
 
-	if (sqlite3_prepare_v2(ctx->db, "SELECT value FROM meta WHERE key = 'ftrec_tids'",
+	/* Captures of ftrec before END's ftrec_tids named the same threads notrace_pids. */
+	if (sqlite3_prepare_v2(ctx->db, "SELECT value FROM meta WHERE key IN ('ftrec_tids', "
+			       "'notrace_pids') ORDER BY key = 'ftrec_tids' DESC LIMIT 1",
 			       -1, &st, NULL) != SQLITE_OK)
 		return 0; /* a .db without meta: nothing to leave out */
 	const char *v = sqlite3_step(st) == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
