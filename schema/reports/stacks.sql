@@ -18,10 +18,12 @@ DROP VIEW IF EXISTS temp.stack_counts;
 CREATE TEMP VIEW stack_sel_folded AS
 SELECT stack_id, folded FROM stack_folded WHERE stack_id IN (SELECT stack_id FROM stack_refs);
 
--- How many of the events had each distinct stack, most frequent first.
+-- How many of the events had each distinct stack, most frequent first. A stack the
+-- kernel recorded without a frame (its stack_id has no row in stacks) is "[empty]":
+-- the events still count.
 CREATE TEMP VIEW stack_counts AS
-SELECT f.folded AS folded, sum(r.n) AS count
+SELECT coalesce(f.folded, '[empty]') AS folded, sum(r.n) AS count
 FROM (SELECT stack_id, count(*) AS n FROM stack_refs GROUP BY stack_id) r
-JOIN stack_sel_folded f ON f.stack_id = r.stack_id
-GROUP BY f.folded
+LEFT JOIN stack_sel_folded f ON f.stack_id = r.stack_id
+GROUP BY 1
 ORDER BY count DESC, folded;
