@@ -39,7 +39,14 @@ static int option(struct report_ctx *ctx, int index, const char *arg)
 	struct funccount_opts *o = ctx->opts;
 
 	switch (index) {
-	case OPT_INTERVAL: return report_number(ctx, "-i", arg, 0, &o->interval_s);
+	case OPT_INTERVAL:
+		if (report_number(ctx, "-i", arg, 0, &o->interval_s))
+			return -1;
+		/* in whole ns, and interval ends that stay inside int64 ns */
+		if (o->interval_s > 1e8 || (o->interval_s > 0 && o->interval_s < 1e-9))
+			return report_error(ctx, "bad -i '%s' (seconds from 0.000000001 to 100000000; "
+					    "0: no intervals)", arg);
+		return 0;
 	case OPT_TOP: return report_number(ctx, "-t", arg, 0, &o->top);
 	case OPT_TOTALS: o->totals_only = true; return 0;
 	}
@@ -67,6 +74,10 @@ static void events_span(struct report_ctx *ctx, int64_t *t0, int64_t *len)
 			start = dur = 0;
 		end = start + dur;
 	}
+	/* an event before ftrec's start (kept from an earlier use of the buffer) must not
+	 * land in an interval before the first */
+	if (ctx->slice.first_ts < start)
+		start = ctx->slice.first_ts;
 	*t0 = max64(start, ctx->slice.since_ns);
 	*len = max64(0, min64(end, ctx->slice.until_ns) - *t0);
 }

@@ -64,8 +64,11 @@ static int print_text(struct report_ctx *ctx, sqlite3_stmt *st)
 		 * capture: every one is escaped */
 		char *task = text_escaped((const char *)sqlite3_column_text(st, 0));
 
-		printf("%16s [%03d] %.6f: ", task ? task : "?", sqlite3_column_int(st, 1),
-		       sqlite3_column_int64(st, 2) / 1e9);
+		printf("%16s [%03d] ", task ? task : "?", sqlite3_column_int(st, 1));
+		if (sqlite3_column_type(st, 2) == SQLITE_FLOAT) /* trace-clock seconds */
+			printf("%.6f: ", sqlite3_column_double(st, 2));
+		else /* --wall */
+			printf("%s: ", sqlite3_column_text(st, 2));
 		free(task);
 		text_fputs(stdout, (const char *)sqlite3_column_text(st, 3));
 		fputs(": (", stdout);
@@ -109,7 +112,7 @@ static int run(struct report_ctx *ctx)
 		return FTANA_EXIT_ERROR;
 
 	if (ctx->fmt == OUT_TEXT)
-		sql = sqlite3_mprintf("SELECT coalesce(t.comm, '<...>') || '-' || h.pid, h.cpu, h.ts, "
+		sql = sqlite3_mprintf("SELECT coalesce(t.comm, '<...>') || '-' || h.pid, h.cpu, report_ts(h.ts), "
 				      "h.probe, h.func, h.args, h.stack_id " HITS_SQL);
 	else /* every column; the stack root first, as stacks --folded */
 		sql = sqlite3_mprintf("SELECT report_ts(h.ts) AS ts%s, h.cpu AS cpu, h.pid AS pid, "

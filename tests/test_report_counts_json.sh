@@ -12,7 +12,8 @@
 #   stacks: the counts add up to the events with a stack (meta stacks_attached, which
 #     the importer counted while attaching them, and a count over the event tables;
 #     kernelshark-wsl2-5.15-v7.dat has 8 events whose stack has no frame: "[empty]");
-#   tpoint: one row per event of the events view, plus one per attached stack; a .db
+#   tpoint: one row per event of the events view, plus one per attached stack; -p (the
+#     process, by tasks.tgid), -L and --cpu keep exactly those events and stacks; a .db
 #     is refused in one line (tpoint re-decodes the capture's raw records).
 # A capture without a report's data must give one line naming what is missing, exit 1.
 # Each capture is copied to a scratch directory first: ftana writes its cache next to it.
@@ -145,6 +146,7 @@ tables = [r["name"] for r in sql(
     "SELECT m.name FROM sqlite_master m WHERE m.type = 'table' AND (SELECT count(*) FROM "
     "pragma_table_info(m.name) c WHERE c.name IN ('id', 'ts', 'cpu', 'pid', 'stack_id')) = 5")]
 with_stack = " UNION ALL ".join(f"SELECT ts, pid FROM \"{t}\" WHERE stack_id IS NOT NULL" for t in tables)
+with_stack_cpu = " UNION ALL ".join(f"SELECT ts, cpu, pid FROM \"{t}\" WHERE stack_id IS NOT NULL" for t in tables)
 if has_table("stacks") and with_stack:
     n = one(f"SELECT count(*) FROM ({with_stack}) WHERE {not_ftrec}")
     attached = sql("SELECT value FROM meta WHERE key = 'stacks_attached'")
@@ -183,6 +185,20 @@ if capture.endswith((".ftz", ".dat")):
             want = one(f"SELECT count(*) FROM events WHERE {not_ftrec} AND ts >= {a} AND ts < {b}")
             got = sum(r["event"] != "kernel_stack" for r in report("tpoint", "--since", secs(a), "--until", secs(b))["rows"])
             expect(f"tpoint: events in [{secs(a)}, {secs(b)}) s", want, got)
+    # the task and CPU filters, on the busiest task: -p is the process (its threads by
+    # tasks.tgid), -L the thread; a stack goes with the event before it
+    busiest = sql(f"SELECT pid, count(*) AS n FROM events WHERE {not_ftrec} GROUP BY pid ORDER BY n DESC LIMIT 1")
+    if busiest:
+        p = busiest[0]["pid"]
+        proc = f"(pid = {p} OR pid IN (SELECT pid FROM tasks WHERE tgid = {p}))"
+        for opts, where in ((("-p", str(p)), proc), (("-L", str(p)), f"pid = {p}"), (("--cpu", "0"), "cpu = 0")):
+            got = report("tpoint", *opts)["rows"]
+            expect(f"tpoint {' '.join(opts)}: events", one(f"SELECT count(*) FROM events WHERE {not_ftrec} AND {where}"),
+                   sum(r["event"] != "kernel_stack" for r in got))
+            if has_table("stacks") and with_stack:
+                expect(f"tpoint {' '.join(opts)}: stacks",
+                       one(f"SELECT count(*) FROM ({with_stack_cpu}) WHERE {not_ftrec} AND {where}"),
+                       sum(r["event"] == "kernel_stack" for r in got))
     done.append(f"tpoint {events} events")
 
 if errors:
