@@ -376,30 +376,6 @@ static void ctx_free(struct report_ctx *ctx)
 	slice_free(&ctx->slice);
 }
 
-/* TRANSITION: the old calling convention (FILE right after NAME), for reports not converted yet. */
-static int legacy_run(const struct report_def *def, int argc, char **argv)
-{
-	bool damaged = false;
-
-	if (argc < 2 || argv[1][0] == '-') {
-		if (argc >= 2 && is_help(argv[1]))
-			return def->legacy(NULL, argc, argv);
-		fprintf(stderr, "ftana report %s: FILE must follow the report name\n", def->name);
-		return FTANA_EXIT_ERROR;
-	}
-	sqlite3 *db = ftana_open(argv[1], &damaged);
-	if (!db)
-		return damaged ? FTANA_EXIT_DAMAGED : FTANA_EXIT_ERROR;
-	report_set_file(argv[1]);
-	argv[1] = argv[0];
-	fflush(stdout);
-	int rc = def->legacy(db, argc - 1, argv + 1);
-	sqlite3_close(db);
-	if (fflush(stdout) != 0 && rc == FTANA_EXIT_OK)
-		rc = FTANA_EXIT_ERROR;
-	return rc == FTANA_EXIT_OK && damaged ? FTANA_EXIT_DAMAGED : rc;
-}
-
 /* The report on ctx->db, in the output document. */
 static int run_on_db(struct report_ctx *ctx, bool damaged)
 {
@@ -436,8 +412,6 @@ int report_front_run(const struct report_def *def, int argc, char **argv)
 	bool damaged = false;
 	int rc;
 
-	if (def->legacy)
-		return legacy_run(def, argc, argv);
 	if (wants_help(argc, argv)) {
 		report_help(def, stdout);
 		return FTANA_EXIT_OK;

@@ -54,9 +54,6 @@ struct report_def {
 	int (*run)(struct report_ctx *ctx);
 	/* The report re-decodes the .ftz instead of reading the database (tpoint). */
 	bool needs_capture;
-	/* TRANSITION: a report not yet on the front end: its old entry point gets the
-	 * database and argv without FILE (argv[0] = NAME); options/summary unused. */
-	int (*legacy)(sqlite3 *db, int argc, char **argv);
 };
 
 /* The slice of the capture every report is limited to (report_slice.c). */
