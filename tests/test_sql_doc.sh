@@ -35,7 +35,7 @@ assert_eq "example 1: I/Os per process add up to io's rows" \
 
 # every documented view exists on at least one sample: "### <name>" headings in the
 # report views part name views; each must be SELECTable somewhere
-views=$(awk '/<!-- REPORT VIEWS/ { on = 1 } /^## Three post-mortem/ { on = 0 } on && /^### / { print $2 }' "$doc" | tr -d '`')
+views=$(awk '/<!-- REPORT VIEWS/ { on = 1 } /^## Three post-mortem/ { on = 0 } on && /^### [a-z][a-z0-9_]*( |$)/ { print $2 }' "$doc")
 for v in $views; do
 	found=
 	for s in "$work"/*.ftz; do
