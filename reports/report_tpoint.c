@@ -627,8 +627,9 @@ const struct report_def report_tpoint_def = {
 	.option = option,
 	.run = run,
 	.needs_capture = true,
-	.details = "Text: the kernel's trace lines (TASK-PID [CPU] FLAGS TIME: NAME: TEXT), a\n"
-		   "kernel stack's \" => \" lines below its event. CSV/JSON columns: ts_s (trace\n"
+	.details = "Text: the kernel's trace lines (TASK-PID [CPU] FLAGS TIME: NAME: TEXT, the\n"
+		   "kernel's own timestamp: --wall is for CSV/JSON), a kernel stack's \" => \" lines\n"
+		   "below its event, losses as CPU:N [LOST M EVENTS]. CSV/JSON columns: ts_s (trace\n"
 		   "clock, s; ts_wall with --wall), cpu, pid, comm, event, text (the kernel's text\n"
 		   "after \"NAME: \"; a stack: \"<stack trace> => f => ...\"). The slice takes each\n"
 		   "event by its own time, CPU and task; a stack goes with the event before it.\n",
