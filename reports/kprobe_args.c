@@ -100,7 +100,11 @@ static char *spec_sql(const char *c, const char *spec, int size, bool is_signed)
 		return NULL;
 	const char *q = pct + 1;
 	q += strspn(q, "hlLqjzt");
-	char conv = *q++;
+	char conv = *q;
+
+	if (!(conv && strchr("xXudics", conv)) && !(conv == 'p' && (q[1] == 'S' || q[1] == 's')))
+		return NULL; /* not a form the kernel makes ("%" at the end included) */
+	q++;
 	bool sym = conv == 'p' && (*q == 'S' || *q == 's');
 	bool offset = sym && *q == 'S';
 
