@@ -47,7 +47,12 @@ static int option(struct report_ctx *ctx, int index, const char *arg)
 			return report_error(ctx, "bad -i '%s' (seconds from 0.000000001 to 100000000; "
 					    "0: no intervals)", arg);
 		return 0;
-	case OPT_TOP: return report_number(ctx, "-t", arg, 0, &o->top);
+	case OPT_TOP:
+		if (report_number(ctx, "-t", arg, 0, &o->top))
+			return -1;
+		if (o->top != (double)(int64_t)o->top)
+			return report_error(ctx, "bad -t '%s' (a whole number of functions)", arg);
+		return 0;
 	case OPT_TOTALS: o->totals_only = true; return 0;
 	}
 	return 0;

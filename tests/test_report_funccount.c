@@ -334,6 +334,9 @@ static void test_tables(void **state)
 	free(out);
 	assert_int_equal(fx_run("funccount", db, &out, 3, bad_top), FTANA_EXIT_ERROR);
 	free(out);
+	char *half_top[] = { "funccount", "-t", "1.5", NULL };
+	assert_int_equal(fx_run("funccount", db, &out, 3, half_top), FTANA_EXIT_ERROR);
+	free(out);
 	/* intervals in whole ns whose ends stay inside int64 ns */
 	char *huge[] = { "funccount", "-i", "1e9", NULL }, *tiny[] = { "funccount", "-i", "1e-10", NULL };
 	assert_int_equal(fx_run("funccount", db, &out, 3, huge), FTANA_EXIT_ERROR);
