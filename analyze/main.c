@@ -5,20 +5,6 @@
 #include "analyze/diag.h"
 #include "analyze/ftana.h"
 
-int ftana_usage(const char *text, bool asked)
-{
-	fputs(text, asked ? stdout : stderr);
-	return asked ? FTANA_EXIT_OK : FTANA_EXIT_ERROR;
-}
-
-bool ftana_wants_help(int argc, char **argv)
-{
-	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
-			return true;
-	return false;
-}
-
 static const struct subcommand {
 	const char *name;
 	int (*run)(int argc, char **argv);

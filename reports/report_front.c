@@ -158,11 +158,6 @@ void report_help(const struct report_def *def, FILE *out)
 
 /* --- options --- */
 
-static bool is_help(const char *arg)
-{
-	return !strcmp(arg, "--help") || !strcmp(arg, "-h");
-}
-
 /* Build getopt's tables from the common options and the report's. */
 static int build_getopt(const struct report_def *def, struct option **longs, char **shorts)
 {
@@ -312,20 +307,24 @@ out:
 
 /* --- the output document --- */
 
-void report_doc_begin(struct report_ctx *ctx)
+/* The JSON document starts with its first table (or at the end): a report that fails
+ * before writing anything leaves stdout empty. */
+static void doc_begin(struct report_ctx *ctx)
 {
-	if (ctx->fmt != OUT_JSON)
+	if (ctx->fmt != OUT_JSON || ctx->doc_open)
 		return;
+	ctx->doc_open = true;
 	fputs("{\"report\":", stdout);
 	ftana_json_string(stdout, ctx->def->name);
 	fputs(",\"file\":", stdout);
 	ftana_json_string(stdout, ctx->file);
 }
 
-void report_doc_end(struct report_ctx *ctx)
+static void doc_end(struct report_ctx *ctx)
 {
 	if (ctx->fmt != OUT_JSON)
 		return;
+	doc_begin(ctx);
 	fputs(",\"warnings\":[", stdout);
 	for (size_t i = 0; i < ctx->nr_warnings; i++) {
 		if (i)
@@ -335,14 +334,22 @@ void report_doc_end(struct report_ctx *ctx)
 	fputs("]}\n", stdout);
 }
 
+void report_doc_key(struct report_ctx *ctx, const char *key)
+{
+	doc_begin(ctx);
+	fputc(',', stdout);
+	ftana_json_string(stdout, key);
+	fputc(':', stdout);
+	ctx->tables++;
+}
+
 int report_table_stmt(struct report_ctx *ctx, const char *key, sqlite3_stmt *st)
 {
 	unsigned flags = ctx->no_header ? PRINT_NO_HEADER : 0;
 
 	if (ctx->fmt == OUT_JSON) {
-		fputc(',', stdout);
-		ftana_json_string(stdout, key);
-		fputc(':', stdout);
+		report_doc_key(ctx, key);
+		ctx->tables--; /* counted below */
 	} else if (ctx->tables && ctx->fmt == OUT_TEXT) {
 		fputc('\n', stdout);
 	} else if (ctx->tables) {
@@ -386,24 +393,15 @@ static int run_on_db(struct report_ctx *ctx, bool damaged)
 	if (damaged)
 		report_warn(ctx, "the capture is damaged: this report covers what came before the damage");
 	fflush(stdout);
-	report_doc_begin(ctx);
 	rc = ctx->def->run(ctx);
-	if (rc == FTANA_EXIT_OK)
-		report_doc_end(ctx);
+	/* A document begun is closed even after an error: stdout stays valid JSON. */
+	if (rc == FTANA_EXIT_OK || ctx->doc_open)
+		doc_end(ctx);
 	if (fflush(stdout) != 0 && rc == FTANA_EXIT_OK) {
 		report_error(ctx, "write error on standard output");
 		rc = FTANA_EXIT_ERROR;
 	}
 	return rc;
-}
-
-/* Before anything else: --help anywhere (before a "--") wins. */
-static bool wants_help(int argc, char **argv)
-{
-	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
-		if (is_help(argv[i]))
-			return true;
-	return false;
 }
 
 int report_front_run(const struct report_def *def, int argc, char **argv)
@@ -412,7 +410,7 @@ int report_front_run(const struct report_def *def, int argc, char **argv)
 	bool damaged = false;
 	int rc;
 
-	if (wants_help(argc, argv)) {
+	if (ftana_wants_help(argc, argv)) {
 		report_help(def, stdout);
 		return FTANA_EXIT_OK;
 	}
@@ -448,7 +446,7 @@ int report_run_db(const struct report_def *def, sqlite3 *db, int argc, char **ar
 				  .db = db, .file = "(database)" };
 	int rc = FTANA_EXIT_ERROR;
 
-	if (wants_help(argc, argv)) {
+	if (ftana_wants_help(argc, argv)) {
 		report_help(def, stdout);
 		return FTANA_EXIT_OK;
 	}

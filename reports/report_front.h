@@ -91,6 +91,7 @@ struct report_ctx {
 	void *opts;       /* the report's own option struct, def->opts_size bytes, zeroed */
 	/* output document */
 	int tables;       /* tables written so far (JSON: keys; CSV: at most one) */
+	bool doc_open;    /* JSON: the document's head is written */
 	char **warnings;
 	size_t nr_warnings;
 };
@@ -132,9 +133,9 @@ int report_table(struct report_ctx *ctx, const char *key, const char *sql);
 /* The same for a prepared statement (bound by the caller; not finalized here). */
 int report_table_stmt(struct report_ctx *ctx, const char *key, sqlite3_stmt *st);
 
-/* Start / end the output document (the front end calls these around run). */
-void report_doc_begin(struct report_ctx *ctx);
-void report_doc_end(struct report_ctx *ctx);
+/* JSON: begin the document if needed and write `,"KEY":` for a table the report
+ * streams itself (tpoint); counts as a table. The value must follow. */
+void report_doc_key(struct report_ctx *ctx, const char *key);
 
 /*
  * The lost-events warning, for the time range the report covers (the slice, within

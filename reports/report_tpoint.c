@@ -606,13 +606,13 @@ static int run(struct report_ctx *ctx)
 	}
 	register_comms(db, dec_tep(d));
 	if (ctx->fmt == OUT_JSON) {
-		fputs(",\"rows\":[", stdout);
-		ctx->tables++;
+		report_doc_key(ctx, "rows");
+		fputc('[', stdout);
 	}
 	fflush(stdout); /* before the printing children: nothing written twice */
 	rc = print_events(ctx, d, want, row, stdout);
-	if (!rc && ctx->fmt == OUT_JSON)
-		fputs("\n]\n", stdout);
+	if (ctx->fmt == OUT_JSON)
+		fputs("\n]\n", stdout); /* closed even after an error: the document stays JSON */
 out:
 	sqlite3_finalize(row);
 	dec_close(d);

@@ -33,8 +33,9 @@ assert_eq "funcgraph --json rows == calls (id, dur_ns, parent_id, pid, depth, fu
 assert_eq "funcgraph --json: start_s = start_ts / 1e9" 0 "$(py "$work/all.json" 'sum(1 for r in rows if r["start_ts"] is not None and abs(r["start_s"] - r["start_ts"] / 1e9) > 1e-9)')"
 assert_eq "funcgraph --json: no warnings" "[]" "$(py "$work/all.json" 'd["warnings"]')"
 
-# default: ftrec's own threads (meta.ftrec_tids, if the capture has them) left out
-tids=$(q "$g" "select value from meta where key = 'ftrec_tids'" | tr -d '"' | tr ' ' ',')
+# default: ftrec's own threads (meta.ftrec_tids; notrace_pids in older captures) left out
+tids=$(q "$g" "select value from meta where key in ('ftrec_tids', 'notrace_pids') order by key = 'ftrec_tids' desc limit 1" |
+	tr -d '"' | tr ' ' ',')
 "$FTANA" report funcgraph "$g" --json >"$work/def.json"
 assert_eq "funcgraph --json rows without ftrec's threads" \
 	"$(q "$g" "select count(*) from calls where pid not in (${tids:--1})")" "$(py "$work/def.json" 'len(rows)')"

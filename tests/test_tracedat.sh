@@ -262,7 +262,7 @@ grep -oE '[0-9]+\.[0-9]{3} us' "$tmp/tc_graph" | sort >"$tmp/tc_dur"
 grep -oE '[0-9]+\.[0-9]{3} us' "$tmp/fa_graph" | sort >"$tmp/fa_dur"
 same "funcgraph durations" "$tmp/tc_dur" "$tmp/fa_dur"
 grep funcgraph_entry "$tmp/tc_graph" | grep -oE '[A-Za-z_][A-Za-z0-9_.]*\(\)' | tr -d '()' | sort >"$tmp/tc_names"
-grep -E ' us \|' "$tmp/fa_graph" | grep -oE '[A-Za-z_][A-Za-z0-9_.]*\(\)' | tr -d '()' | sort >"$tmp/fa_names"
+grep -E ' us +\|' "$tmp/fa_graph" | grep -oE '[A-Za-z_][A-Za-z0-9_.]*\(\)' | tr -d '()' | sort >"$tmp/fa_names"
 same "funcgraph function names" "$tmp/tc_names" "$tmp/fa_names"
 
 # ---------------------------------------------------------------- damaged copies
