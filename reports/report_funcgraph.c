@@ -245,5 +245,5 @@ const struct report_def report_funcgraph_def = {
 		   "cpu, exit_cpu, comm, pid, depth, func, dur_ns (the kernel's rettime - calltime),\n"
 		   "dur_us, parent_id, flags (1 no entry, 2 no return, 4 events lost inside),\n"
 		   "start_ts, end_ts (ns); --tree: count, total_us, self_us, func, partial, level,\n"
-		   "path; --folded: stack, self_ns. docs/sql/funcgraph.md: the calls view.\n",
+		   "path; --folded: stack, self_ns. docs/SQL.md: the calls view.\n",
 };

@@ -513,5 +513,5 @@ const struct report_def report_iolat_def = {
 	"    each histogram after its interval's end time (as iolatency -T); intervals run\n"
 	"    from the later of --since and the first event, every one printed, empty or not\n"
 	"notes (-v): completions without a start, pairs excluded around lost events.\n"
-	"SQL: `ftana sql FILE 'select * from io'` (docs/sql/iolat.md).\n",
+	"SQL: `ftana sql FILE 'select * from io'` (docs/SQL.md).\n",
 };

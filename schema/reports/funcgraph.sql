@@ -1,7 +1,7 @@
 -- funcgraph: temp.call_rows, one row per function call seen by function_graph, filled
 -- by reports/funcgraph_calls.c from funcgraph_entry/funcgraph_exit (pairing needs a
 -- per-thread stack walk, see there); funcgraph_calls.sql then makes the `calls` view
--- (docs/sql/funcgraph.md) that reports and `ftana sql` read.
+-- (docs/SQL.md) that reports and `ftana sql` read.
 --   id            call number (event order); parent_id: the enclosing call, NULL if unknown
 --   entry_id, exit_id  the events (NULL when that event was not seen)
 --   cpu, pid      where the call was entered (or returned, when its entry was not seen)

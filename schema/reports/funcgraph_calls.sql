@@ -1,6 +1,6 @@
 -- funcgraph_calls: after reports/funcgraph_calls.c filled temp.call_rows
 -- (funcgraph.sql): function names, and the `calls` view for the report and for your
--- own queries (`ftana sql FILE 'select * from calls'`; docs/sql/funcgraph.md).
+-- own queries (`ftana sql FILE 'select * from calls'`; docs/SQL.md).
 -- Running this file twice is harmless: it replaces what it made.
 DROP INDEX IF EXISTS temp.call_rows_parent;
 DROP TABLE IF EXISTS temp.fg_names;

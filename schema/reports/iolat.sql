@@ -119,7 +119,7 @@ SELECT id AS complete_id, ts AS complete_ts, op,
        CASE WHEN s_kind = 1 THEN q_status END AS queue_status
 FROM ends WHERE kind = 2;
 
--- One row per paired completion (docs/sql/iolat.md lists every column and its unit).
+-- One row per paired completion (docs/SQL.md lists every column and its unit).
 -- `bytes` comes from the issue event; on a kernel whose block_rq_issue has no bytes
 -- field, the inner `bytes` resolves to nobytes.bytes (SQLite looks a name up innermost
 -- first), NULL, and nr_sector * 512 is used. rwbs is the completion's (the letters a
