@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "reports/report_front.h"
 
 static __attribute__((unused)) void fx_exec(sqlite3 *db, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -95,55 +96,63 @@ static __attribute__((unused)) const char *fx_text(sqlite3 *db, const char *fmt,
 	return buf;
 }
 
-/*
- * Run a report (int fn(db, argc, argv)) with its stdout captured; returns the
- * exit status and leaves the output in *out (malloc'd, NUL-terminated).
- */
-#include <unistd.h>
-static __attribute__((unused)) int fx_report(int (*fn)(sqlite3 *, int, char **), sqlite3 *db, char **out, int argc,
-		     char **argv)
-{
-	FILE *tmp = tmpfile();
-	int saved = dup(STDOUT_FILENO);
+/* Redirect fd to a temporary file; fx_capture_end() gives back what was written. */
+struct fx_capture {
+	FILE *tmp;
+	int fd, saved;
+};
 
-	assert_non_null(tmp);
+static __attribute__((unused)) void fx_capture_begin(struct fx_capture *c, int fd)
+{
+	c->tmp = tmpfile();
+	c->fd = fd;
+	assert_non_null(c->tmp);
 	fflush(stdout);
-	dup2(fileno(tmp), STDOUT_FILENO);
-	int rc = fn(db, argc, argv);
+	fflush(stderr);
+	c->saved = dup(fd);
+	dup2(fileno(c->tmp), fd);
+}
+
+/* The text written since fx_capture_begin (malloc'd, NUL-terminated). */
+static __attribute__((unused)) char *fx_capture_end(struct fx_capture *c)
+{
 	fflush(stdout);
-	dup2(saved, STDOUT_FILENO);
-	close(saved);
-	long len = ftell(tmp) >= 0 ? lseek(fileno(tmp), 0, SEEK_END) : 0;
-	*out = calloc(1, len + 1);
-	assert_non_null(*out);
-	assert_int_equal(pread(fileno(tmp), *out, len, 0), len);
-	fclose(tmp);
-	return rc;
+	fflush(stderr);
+	dup2(c->saved, c->fd);
+	close(c->saved);
+	long len = lseek(fileno(c->tmp), 0, SEEK_END);
+	char *text = calloc(1, len + 1);
+
+	assert_non_null(text);
+	assert_int_equal(pread(fileno(c->tmp), text, len, 0), len);
+	fclose(c->tmp);
+	return text;
 }
 
 /* Run `ftana report NAME ARGV...` (argv[0] = NAME, no FILE) on db through the report
- * front end, stdout captured into *out. Returns the exit status. */
+ * front end, stdout captured into *out and, when err is not NULL, stderr into *err.
+ * Returns the exit status. */
+static __attribute__((unused)) int fx_run_io(const char *name, sqlite3 *db, char **out, char **err,
+					      int argc, char **argv)
+{
+	const struct report_def *def = report_find(name);
+	struct fx_capture o, e;
+
+	assert_non_null(def);
+	fx_capture_begin(&o, STDOUT_FILENO);
+	if (err)
+		fx_capture_begin(&e, STDERR_FILENO);
+	int rc = report_run_db(def, db, argc, argv);
+	if (err)
+		*err = fx_capture_end(&e);
+	*out = fx_capture_end(&o);
+	return rc;
+}
+
 static __attribute__((unused)) int fx_run(const char *name, sqlite3 *db, char **out, int argc,
 					   char **argv)
 {
-	FILE *tmp = tmpfile();
-	int saved = dup(STDOUT_FILENO);
-	const struct report_def *def = report_find(name);
-
-	assert_non_null(def);
-	assert_non_null(tmp);
-	fflush(stdout);
-	dup2(fileno(tmp), STDOUT_FILENO);
-	int rc = report_run_db(def, db, argc, argv);
-	fflush(stdout);
-	dup2(saved, STDOUT_FILENO);
-	close(saved);
-	long len = lseek(fileno(tmp), 0, SEEK_END);
-	*out = calloc(1, len + 1);
-	assert_non_null(*out);
-	assert_int_equal(pread(fileno(tmp), *out, len, 0), len);
-	fclose(tmp);
-	return rc;
+	return fx_run_io(name, db, out, NULL, argc, argv);
 }
 
 /* How many lines of text contain needle. */

@@ -19,35 +19,7 @@
 #include "reports/report_func.h"
 #include "tests/report_func_fixture.h"
 
-enum { A = 0x1000, B = 0x2000, C = 0x3000, D = 0x4000 }; /* function addresses */
-
-static void add_entry(sqlite3 *db, int id, int cpu, int pid, int64_t func, int depth)
-{
-	fx_exec(db, "INSERT INTO funcgraph_entry VALUES (%d, %d, %d, %d, NULL, %lld, %d)",
-		id, id * 1000, cpu, pid, (long long)func, depth);
-}
-
-/* The kernel's calltime/rettime: the duration is rettime - calltime. */
-static void add_exit(sqlite3 *db, int id, int cpu, int pid, int64_t func, int depth, int64_t dur)
-{
-	fx_exec(db, "INSERT INTO funcgraph_exit VALUES (%d, %d, %d, %d, NULL, %lld, %d, 0, %lld, %lld)",
-		id, id * 1000, cpu, pid, (long long)func, depth, 5000000LL, 5000000LL + dur);
-}
-
-static sqlite3 *graph_db(void)
-{
-	sqlite3 *db = fx_open();
-
-	fx_exec(db, "CREATE TABLE funcgraph_entry(id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, func, depth)");
-	fx_exec(db, "CREATE TABLE funcgraph_exit(id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, func, depth, "
-		"overrun, calltime, rettime)");
-	/* as schema/tables.sql makes it: every event (the lost-events warning reads it) */
-	fx_exec(db, "CREATE VIEW events AS SELECT id, ts, cpu, pid FROM funcgraph_entry "
-		"UNION ALL SELECT id, ts, cpu, pid FROM funcgraph_exit");
-	fx_exec(db, "INSERT INTO symbols VALUES (%d, 'ksys_read', 'T', NULL), (%d, 'vfs_read', 'T', NULL), "
-		"(%d, 'rw_verify_area', 't', NULL), (%d, 'fsnotify', 'T', NULL)", A, B, C, D);
-	return db;
-}
+#include "tests/funcgraph_fixture.h"
 
 /* The calls view (what `ftana sql` sees), then the report's views through the front end. */
 static void build(sqlite3 *db)

@@ -23,32 +23,13 @@
 #include "reports/report_func.h"
 #include "tests/report_func_fixture.h"
 
-enum { A = 0x1000, B = 0x2000, C = 0x3000, D = 0x4000 }; /* function addresses */
+#include "tests/funcgraph_fixture.h"
 
-/* Event id N happens at N us of the trace clock (first_ts 0). */
-static void add_entry(sqlite3 *db, int id, int cpu, int pid, int64_t func, int depth)
+/* graph_db with the meta and tasks the slice reads */
+static sqlite3 *views_db(void)
 {
-	fx_exec(db, "INSERT INTO funcgraph_entry VALUES (%d, %d, %d, %d, NULL, %lld, %d)",
-		id, id * 1000, cpu, pid, (long long)func, depth);
-}
+	sqlite3 *db = graph_db();
 
-static void add_exit(sqlite3 *db, int id, int cpu, int pid, int64_t func, int depth, int64_t dur)
-{
-	fx_exec(db, "INSERT INTO funcgraph_exit VALUES (%d, %d, %d, %d, NULL, %lld, %d, 0, %lld, %lld)",
-		id, id * 1000, cpu, pid, (long long)func, depth, 7000000LL, 7000000LL + dur);
-}
-
-static sqlite3 *graph_db(void)
-{
-	sqlite3 *db = fx_open();
-
-	fx_exec(db, "CREATE TABLE funcgraph_entry(id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, func, depth)");
-	fx_exec(db, "CREATE TABLE funcgraph_exit(id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, func, depth, "
-		"overrun, calltime, rettime)");
-	fx_exec(db, "CREATE VIEW events AS SELECT id, ts, cpu, pid FROM funcgraph_entry "
-		"UNION ALL SELECT id, ts, cpu, pid FROM funcgraph_exit");
-	fx_exec(db, "INSERT INTO symbols VALUES (%d, 'ksys_read', 'T', NULL), (%d, 'vfs_read', 'T', NULL), "
-		"(%d, 'rw_verify_area', 't', NULL), (%d, 'fsnotify', 'T', NULL)", A, B, C, D);
 	fx_exec(db, "INSERT INTO meta VALUES ('first_ts', '0'), ('nr_cpus', '2')");
 	fx_exec(db, "INSERT INTO tasks VALUES (100, 100, 'workload'), (101, 100, 'workload'), "
 		"(200, 200, 'cat'), (300, 300, 'ftrec')");
@@ -58,7 +39,7 @@ static sqlite3 *graph_db(void)
 /* pid 100 on CPU 0: ksys_read { vfs_read { rw_verify_area; } } */
 static sqlite3 *nested_db(void)
 {
-	sqlite3 *db = graph_db();
+	sqlite3 *db = views_db();
 
 	add_entry(db, 1, 0, 100, A, 0);
 	add_entry(db, 2, 0, 100, B, 1);
@@ -165,7 +146,7 @@ static void test_no_duration_and_header(void **state)
  */
 static void test_time_order(void **state)
 {
-	sqlite3 *db = graph_db();
+	sqlite3 *db = views_db();
 	char *argv[] = { "funcgraph", "--time-order", NULL };
 	char *thread[] = { "funcgraph", NULL };
 	const char *expect =
@@ -208,7 +189,7 @@ static void test_time_order(void **state)
  */
 static sqlite3 *slice_db(void)
 {
-	sqlite3 *db = graph_db();
+	sqlite3 *db = views_db();
 	static const struct { int cpu, pid; } calls[] = {
 		{ 0, 100 }, { 0, 100 }, { 0, 100 }, { 1, 101 }, { 1, 200 }, { 0, 300 },
 	};

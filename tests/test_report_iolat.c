@@ -94,22 +94,7 @@ static long long dropped(sqlite3 *db, const char *reason)
 /* fx_run with stderr captured too (warnings, notes, errors). */
 static int run_err(sqlite3 *db, char **out, char **err, int argc, char **argv)
 {
-	FILE *tmp = tmpfile();
-	int saved = dup(STDERR_FILENO);
-
-	assert_non_null(tmp);
-	fflush(stderr);
-	dup2(fileno(tmp), STDERR_FILENO);
-	int rc = fx_run("iolat", db, out, argc, argv);
-	fflush(stderr);
-	dup2(saved, STDERR_FILENO);
-	close(saved);
-	long len = lseek(fileno(tmp), 0, SEEK_END);
-	*err = calloc(1, len + 1);
-	assert_non_null(*err);
-	assert_int_equal(pread(fileno(tmp), *err, len, 0), len);
-	fclose(tmp);
-	return rc;
+	return fx_run_io("iolat", db, out, err, argc, argv);
 }
 
 /* insert -> issue -> complete: the three latencies and the request's columns. */

@@ -77,19 +77,11 @@ static char *ids_for(sqlite3 *db, const char *opt1, const char *opt2, const char
 		all[n++] = argv[i];
 	all[n++] = (char *)flags[0];
 	all[n++] = (char *)flags[1];
-	FILE *tmp = tmpfile();
-	int saved = dup(STDOUT_FILENO);
+	struct fx_capture c;
 
-	fflush(stdout);
-	dup2(fileno(tmp), STDOUT_FILENO);
+	fx_capture_begin(&c, STDOUT_FILENO);
 	int rc = report_run_db(&ids_def, db, n, all);
-	fflush(stdout);
-	dup2(saved, STDOUT_FILENO);
-	close(saved);
-	long len = lseek(fileno(tmp), 0, SEEK_END);
-	out = calloc(1, len + 1);
-	assert_int_equal(pread(fileno(tmp), out, len, 0), len);
-	fclose(tmp);
+	out = fx_capture_end(&c);
 	if (rc) {
 		free(out);
 		return strdup("error");
