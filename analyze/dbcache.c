@@ -32,7 +32,7 @@
 #include "analyze/diag.h"
 
 /* Bump when the database layout changes: older caches are rebuilt. */
-#define DB_VERSION "3" /* 2: profile_rounds, function_profile; 3: signed (cache_mac) */
+#define DB_VERSION "4" /* 2: profile_rounds, function_profile; 3: signed (cache_mac); 4: tgids from /proc/tgids */
 
 enum kind { KIND_FTZ, KIND_TRACEDAT, KIND_DB, KIND_OTHER };
 

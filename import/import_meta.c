@@ -306,9 +306,9 @@ int meta_event_types(struct importer *im)
 }
 
 /* Lines of "PID WORD" (saved_cmdlines: pid comm; saved_tgids: pid tgid) into tasks. */
-static int tasks_from(struct importer *im, const char *file, const char *sql)
+static int tasks_from(struct importer *im, const char *file, int phase, const char *sql)
 {
-	const char *text = dec_file(im->dec, file, -1, NULL);
+	const char *text = dec_file(im->dec, file, phase, NULL);
 	sqlite3_stmt *st;
 	int rc;
 
@@ -330,13 +330,13 @@ static int tasks_from(struct importer *im, const char *file, const char *sql)
 }
 
 /* saved_cmdlines first, then comms seen in events (they win: they were current
- * during the trace), then tgids from saved_tgids. */
+ * during the trace), then the tgids. */
 int meta_tasks(struct importer *im)
 {
 	static const char set_comm[] = "INSERT INTO tasks(pid, comm) VALUES (?, ?) "
 				       "ON CONFLICT(pid) DO UPDATE SET comm = excluded.comm";
 	sqlite3_stmt *st;
-	int rc = tasks_from(im, "saved_cmdlines", set_comm);
+	int rc = tasks_from(im, "saved_cmdlines", -1, set_comm);
 
 	if (!rc && im->comms) {
 		rc = im_prepare(im, set_comm, &st);
@@ -349,8 +349,17 @@ int meta_tasks(struct importer *im)
 		}
 		sqlite3_finalize(st);
 	}
+	/*
+	 * Tgids: ftrec's /proc/tgids first (END, then START: every thread alive then, as
+	 * /proc said), then the kernel's saved_tgids for the tasks that lived only during
+	 * the recording. saved_tgids keeps entries from long before (a reused pid would
+	 * get a dead process's tgid), and misses threads it never saw switch.
+	 */
+	static const char first_tgid[] = "INSERT INTO tasks(pid, tgid) VALUES (?, ?) "
+		"ON CONFLICT(pid) DO UPDATE SET tgid = coalesce(tasks.tgid, excluded.tgid)";
+	for (int phase = FTZ_PHASE_END; !rc && phase >= FTZ_PHASE_START; phase--)
+		rc = tasks_from(im, "/proc/tgids", phase, first_tgid);
 	if (!rc)
-		rc = tasks_from(im, "saved_tgids", "INSERT INTO tasks(pid, tgid) VALUES (?, ?) "
-				"ON CONFLICT(pid) DO UPDATE SET tgid = excluded.tgid");
+		rc = tasks_from(im, "saved_tgids", -1, first_tgid);
 	return rc;
 }

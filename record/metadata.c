@@ -183,6 +183,52 @@ static int snap_kallsyms(struct rec *r)
 	return ret;
 }
 
+/*
+ * "tid tgid" of every thread in /proc, as FILE /proc/tgids. The kernel's saved_tgids
+ * only knows tasks it saw switch while an event was committed with record-tgid on,
+ * and misses every thread of a function-tracer recording in an instance (6.1): the
+ * reports' -p (the process) needs each thread's process.
+ */
+static int snap_proc_tgids(struct rec *r, enum ftz_phase phase)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	DIR *proc = opendir("/proc");
+	struct dirent *p;
+
+	if (!f) {
+		if (proc)
+			closedir(proc);
+		return -ENOMEM;
+	}
+	while (proc && (p = readdir(proc))) {
+		char path[300], *end;
+		long tgid = strtol(p->d_name, &end, 10);
+
+		if (*end || tgid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/task", p->d_name);
+		DIR *tasks = opendir(path);
+		struct dirent *t;
+
+		while (tasks && (t = readdir(tasks))) {
+			long tid = strtol(t->d_name, &end, 10);
+
+			if (!*end && tid > 0)
+				fprintf(f, "%ld %ld\n", tid, tgid);
+		}
+		if (tasks)
+			closedir(tasks);
+	}
+	if (proc)
+		closedir(proc);
+	fclose(f);
+	int ret = text ? ftz_write_file(r->w, phase, "/proc/tgids", text, len) : -ENOMEM;
+	free(text);
+	return ret;
+}
+
 static int snap_stats(struct rec *r, enum ftz_phase phase)
 {
 	char name[PATH_MAX];
@@ -208,6 +254,7 @@ int meta_write_start_files(struct rec *r)
 	    /* also at END: tasks that ran only before the start are gone from it by then */
 	    snap(r, FTZ_PHASE_START, r->root, "saved_cmdlines", NULL) < 0 ||
 	    snap(r, FTZ_PHASE_START, r->root, "saved_tgids", NULL) < 0 ||
+	    snap_proc_tgids(r, FTZ_PHASE_START) < 0 ||
 	    snap_kallsyms(r) < 0 || snap_stats(r, FTZ_PHASE_START) < 0)
 		return -1;
 	return 0;
@@ -229,7 +276,8 @@ int meta_write_end(struct rec *r)
 {
 	if (snap_stats(r, FTZ_PHASE_END) < 0 ||
 	    snap(r, FTZ_PHASE_END, r->root, "saved_cmdlines", NULL) < 0 ||
-	    snap(r, FTZ_PHASE_END, r->root, "saved_tgids", NULL) < 0)
+	    snap(r, FTZ_PHASE_END, r->root, "saved_tgids", NULL) < 0 ||
+	    snap_proc_tgids(r, FTZ_PHASE_END) < 0)
 		return -1;
 	char *text = NULL;
 	size_t len = 0;

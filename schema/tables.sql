@@ -79,7 +79,9 @@ CREATE TABLE event_types (
 
 -- Tasks: saved_cmdlines, overridden by comms seen in events (comm/pid,
 -- prev_comm/prev_pid, next_comm/next_pid, ... pairs of one event), and the
--- tgid from saved_tgids.
+-- tgid from ftrec's /proc/tgids (END, then START: every thread alive when ftrec
+-- stopped or started), else from the kernel's saved_tgids (which keeps stale
+-- entries of reused pids, and misses threads it never saw switch).
 CREATE TABLE tasks (pid INTEGER PRIMARY KEY, tgid INTEGER, comm TEXT);
 
 -- The kernel's per-CPU ring-buffer counters (per_cpu/cpuN/stats), before

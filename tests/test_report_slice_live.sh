@@ -90,4 +90,17 @@ for i in 0 1 2; do
 	assert_eq "ftrec -p, report -L thread $((i + 1))" $(((i + 1) * K * 3)) "$n"
 done
 
+# A process whose threads never run while ftrec records (blocked at their start barrier):
+# the kernel's saved_tgids cannot know them, ftrec's /proc/tgids does, so the capture's
+# tasks give each thread its process (what the reports' -p needs)
+WORKLOAD_START_MS=4000 "$work/workload" threads 3 1 1 >"$work/wl3" &
+sleeper=$!
+for _ in $(seq 50); do grep -q '^threads_ready=' "$work/wl3" && break; sleep 0.1; done
+sleeper_tids=$(ls /proc/$sleeper/task | grep -vx "$sleeper" | paste -sd, -)
+"$FTREC" tpoint -d 1 -o "$work/idle.ftz" sched:sched_process_exit >/dev/null 2>"$work/ftrec3.err" ||
+	{ fail "ftrec tpoint -d 1 failed:"; cat "$work/ftrec3.err"; }
+wait "$sleeper"
+assert_eq "threads that did not run: their process known" 3 \
+	"$("$FTANA" sql "$work/idle.ftz" "SELECT count(*) FROM tasks WHERE pid IN ($sleeper_tids) AND tgid = $sleeper" --csv | tail -n 1)"
+
 finish

@@ -16,7 +16,8 @@ for name in threads_func threads_tp; do
 		expect "$name: thread $i's events" $((i * k * 3)) \
 			"$(q $name.ftz "SELECT count(*) FROM $table WHERE pid = $tid")"
 	done
-	# the capture's tasks know the threads' process (saved_tgids), so the reports' -p works
+	# the capture's tasks know the threads' process (saved_tgids, or ftrec's /proc/tgids when the
+	# kernel saved none, as for the function tracer in an instance), so the reports' -p works
 	expect "$name: threads whose tgid is the process" 3 \
 		"$(q $name.ftz "SELECT count(*) FROM tasks WHERE pid IN ($tids) AND tgid = $pid")"
 done
