@@ -5,6 +5,7 @@
  * absolute timestamps, padding, missed-events flags); see decode.h for the API.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,8 @@
 #include "decode/decode_int.h"
 
 #define RB_COMMIT_MASK 0x3fffffffull /* commit bits above the size are loss flags */
+#define RB_MISSED_EVENTS (1ull << 31) /* events were lost before this page */
+#define RB_MISSED_STORED (1ull << 30) /* ... and their count follows the data */
 
 static void set_damage(struct dec *d, uint64_t offset, const char *reason)
 {
@@ -327,6 +330,27 @@ static bool cursor_next_batch(struct dec *d, struct cursor *c)
 	return true;
 }
 
+/*
+ * Events lost before this page: 0 none, -1 lost but not counted, else the count
+ * the kernel stored after the page's data, read at its real width (an unsigned
+ * long: 8 bytes on a 64-bit kernel). libtraceevent's kbuffer_missed_events()
+ * returns an int, which cut 5,000,000,007 to 705,032,711. A count that does not
+ * fit in the page, or above INT64_MAX, is a loss of unknown size.
+ */
+static int64_t page_missed_events(const struct dec *d, const uint8_t *page, uint32_t ps)
+{
+	uint64_t commit = load_uint(page + 8, d->long_size, d->big_endian);
+	uint64_t size = commit & RB_COMMIT_MASK, at = 8 + d->long_size + size;
+
+	if (!(commit & RB_MISSED_EVENTS))
+		return 0;
+	if (!(commit & RB_MISSED_STORED) || at + d->long_size > ps)
+		return -1;
+	uint64_t count = load_uint(page + at, d->long_size, d->big_endian);
+
+	return count > INT64_MAX ? -1 : (int64_t)count;
+}
+
 /* Load pages until one yields an event. The commit field is bounded first
  * because kbuffer trusts it. */
 static bool cursor_next_page(struct dec *d, struct cursor *c)
@@ -336,7 +360,7 @@ static bool cursor_next_page(struct dec *d, struct cursor *c)
 	for (;;) {
 		uint8_t *page;
 		uint32_t ps;
-		int missed;
+		int64_t missed;
 
 		while (c->page >= c->nr_pages)
 			if (!cursor_next_batch(d, c))
@@ -349,9 +373,10 @@ static bool cursor_next_page(struct dec *d, struct cursor *c)
 			d->stats.bad_pages++;
 			continue;
 		}
-		missed = kbuffer_missed_events(c->kbuf);
+		missed = page_missed_events(d, page, ps);
 		if (missed && c->missed >= 0)
-			c->missed = missed < 0 ? -1 : c->missed + missed;
+			c->missed = missed < 0 ? -1 : missed > INT64_MAX - c->missed ? INT64_MAX :
+				    c->missed + missed;
 		c->ev = kbuffer_read_event(c->kbuf, &c->ts);
 		if (c->ev)
 			return true;
@@ -374,7 +399,7 @@ static bool cursor_fill(struct dec *d, struct cursor *c)
 	c->rec.size = size;
 	c->rec.record_size = kbuffer_curr_size(c->kbuf);
 	c->rec.offset = c->sec_offset;
-	c->rec.missed_events = c->missed;
+	c->rec.missed_events = c->missed > INT_MAX ? INT_MAX : (int)c->missed; /* libtraceevent: int */
 	return true;
 }
 

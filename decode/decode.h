@@ -44,10 +44,10 @@ struct dec_event {
 	unsigned long long ts;      /* trace clock, ns (same as record->ts) */
 	/*
 	 * Loss reported by the sub-buffer this event is the FIRST event of
-	 * (kbuffer_missed_events): 0 none, > 0 events lost before this page,
+	 * (read from the page at the kernel's width): 0 none, > 0 events lost before this page,
 	 * -1 lost but the kernel did not store how many. 0 for later events of the page.
 	 */
-	int missed;
+	int64_t missed;
 	uint64_t section_offset;    /* file offset of the PAGES section holding the event */
 };
 

@@ -30,7 +30,7 @@ struct cursor {
 	struct kbuffer *kbuf;
 	void *ev;               /* current event data, NULL when exhausted */
 	unsigned long long ts;
-	int missed;             /* loss flagged on the page the current event opens */
+	int64_t missed;         /* loss flagged on the page the current event opens */
 	struct tep_record rec;
 };
 

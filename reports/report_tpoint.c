@@ -360,7 +360,7 @@ static void handle_event(struct tpoint *tp, const struct dec_event *ev, bool emi
 
 	/* Losses as the kernel's trace_pipe reports them (CSV/JSON: in "warnings"). */
 	if (emit && text && in_window && ev->missed > 0)
-		tp->unflushed += fprintf(tp->out, "CPU:%d [LOST %d EVENTS]\n", ev->cpu, ev->missed);
+		tp->unflushed += fprintf(tp->out, "CPU:%d [LOST %" PRId64 " EVENTS]\n", ev->cpu, ev->missed);
 	else if (emit && text && in_window && ev->missed < 0)
 		tp->unflushed += fprintf(tp->out, "CPU:%d [LOST EVENTS]\n", ev->cpu);
 	if (is_kernel_stack(ev->event)) {

@@ -10,6 +10,7 @@
  *   cb_format(c, "sched", "my_event", text);            one per event type
  *   uint8_t *r = cb_record(c, 100, 4242, 24);            common_type, common_pid, size
  *   ... fill r[8..23] ...
+ *   cb_lose(c, 5000000007);        the next record opens a page flagged with that loss
  *   cb_close(c);                                         0 on success
  */
 #ifndef CAPTURE_BUILDER_H
@@ -46,7 +47,16 @@ struct cb_capture {
 	size_t used;            /* bytes of event data in the last page */
 	uint64_t ts;
 	int failed;
+	uint64_t lost_flags;    /* the last page's loss bits (commit bits 31/30) */
+	uint64_t lost_count;    /* ... and the count stored after its data */
+	int lose_next;          /* cb_lose: the next record starts a flagged page */
+	uint64_t lose_count;
+	int lose_stored;
 };
+
+/* The kernel's loss flags in a sub-buffer's commit (ring_buffer.c). */
+#define CB_MISSED_EVENTS (1ull << 31)
+#define CB_MISSED_STORED (1ull << 30)
 
 static struct cb_capture *cb_open(const char *path)
 {
@@ -85,9 +95,21 @@ static void cb_format(struct cb_capture *c, const char *system, const char *dir,
 static void cb_finish_page(struct cb_capture *c)
 {
 	uint8_t *p = c->pages + (c->nr_pages - 1) * CB_PAGE;
-	uint64_t commit = c->used;
+	uint64_t commit = c->used | c->lost_flags;
 
 	memcpy(p + 8, &commit, 8);
+	/* the count goes right after the data, an unsigned long wide (8 bytes here) */
+	if (c->lost_flags & CB_MISSED_STORED)
+		memcpy(p + CB_PAGE_HDR + c->used, &c->lost_count, 8);
+}
+
+/* Events were lost before the next record: it opens a new page whose commit says so,
+ * with COUNT stored after the page's data (count < 0: flagged, no count stored). */
+static __attribute__((unused)) void cb_lose(struct cb_capture *c, int64_t count)
+{
+	c->lose_next = 1;
+	c->lose_stored = count >= 0;
+	c->lose_count = count >= 0 ? (uint64_t)count : 0;
 }
 
 /*
@@ -105,7 +127,10 @@ static uint8_t *cb_record(struct cb_capture *c, uint16_t type, int32_t pid, uint
 		c->failed = 1;
 		return junk;
 	}
-	if (!c->nr_pages || c->used + 4 + size > CB_PAGE - CB_PAGE_HDR) {
+	/* a page that stores a lost count keeps 8 bytes for it after the data */
+	size_t room = CB_PAGE - CB_PAGE_HDR - ((c->lost_flags & CB_MISSED_STORED) ? 8 : 0);
+
+	if (!c->nr_pages || c->lose_next || c->used + 4 + size > room) {
 		uint8_t *n;
 
 		if (c->nr_pages)
@@ -120,6 +145,9 @@ static uint8_t *cb_record(struct cb_capture *c, uint16_t type, int32_t pid, uint
 		memcpy(c->pages + c->nr_pages * CB_PAGE, &c->ts, 8);
 		c->nr_pages++;
 		c->used = 0;
+		c->lost_flags = c->lose_next ? CB_MISSED_EVENTS | (c->lose_stored ? CB_MISSED_STORED : 0) : 0;
+		c->lost_count = c->lose_count;
+		c->lose_next = 0;
 	}
 	c->ts += 1000;
 	p = c->pages + (c->nr_pages - 1) * CB_PAGE + CB_PAGE_HDR + c->used;
