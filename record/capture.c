@@ -146,11 +146,9 @@ static void nudge_handler(int sig)
 	(void)sig;
 }
 
-int capture_start(struct rec *r)
+int capture_open(struct rec *r)
 {
 	char p[PATH_MAX];
-	struct sigaction sa = { .sa_handler = nudge_handler };
-	sigaction(SIGUSR2, &sa, NULL);
 	r->cpus = calloc((size_t)r->nr_cpus, sizeof(*r->cpus));
 	if (!r->cpus)
 		return -1;
@@ -172,6 +170,18 @@ int capture_start(struct rec *r)
 			return -1;
 		}
 	}
+	return 0;
+}
+
+/*
+ * With --kernel-ring this runs only after tracing was switched off, with r->stop
+ * already set: the readers go straight to draining, so nothing is read while
+ * the ring records (no wake-ups, no CPU).
+ */
+int capture_start(struct rec *r)
+{
+	struct sigaction sa = { .sa_handler = nudge_handler };
+	sigaction(SIGUSR2, &sa, NULL);
 	/* Readers get SIGUSR2 only: the main thread handles every other signal. */
 	sigset_t set, old;
 	sigemptyset(&set);

@@ -58,6 +58,10 @@ void record_opts_free(struct record_opts *o)
 	strlist_free(&o->graph_function);
 	strlist_free(&o->trace_options);
 	strlist_free(&o->kprobe_events);
+	free(o->trigger_system);
+	free(o->trigger_event);
+	free(o->trigger_filter);
+	o->trigger = o->trigger_system = o->trigger_event = o->trigger_filter = NULL;
 	o->events = NULL;
 	o->nr_events = 0;
 }
@@ -128,6 +132,18 @@ static const struct record_option common_options[] = {
 	{ RECORD_OPT_MAX_SIZE, 0, "max-size", "MB", "stop when the output file reaches MB" },
 	{ RECORD_OPT_OUTPUT, 'o', "output", "FILE", NULL /* help made from output_default */ },
 	{ RECORD_OPT_QUIET, 'q', "quiet", NULL, "no progress line (the summary is always printed)" },
+	{ RECORD_OPT_KERNEL_RING, 0, "kernel-ring", NULL,
+	  "flight recorder: the kernel's ring buffer (-b KB per CPU) in overwrite mode keeps "
+	  "the newest events and nothing is read while recording (near-zero CPU); at the stop "
+	  "the whole buffer of every CPU goes into the file" },
+	{ RECORD_OPT_TRIGGER, 0, "trigger", "'SYS:EVENT[ if FILTER]'",
+	  "stop when this event fires (with FILTER: a matching one): a kernel traceoff trigger "
+	  "in the instance stops tracing at the event, which is recorded and is the last of "
+	  "its type; ftrec notices within 0.1 s. kill -USR1 stops a recording the same way" },
+	{ RECORD_OPT_POST, 0, "post", "SECONDS",
+	  "with --trigger (not --kernel-ring): go on recording SECONDS after it; tracing is "
+	  "switched back on when ftrec notices the trigger, so up to 0.1 s after the "
+	  "event is not recorded" },
 	{ RECORD_OPT_HELP, 'h', "help", NULL, "print this help and exit (nothing is recorded)" },
 	{ 0 },
 };
@@ -313,7 +329,7 @@ void record_print_help(const struct record_cmd *cmd, FILE *out)
 			option_row(out, cmd, all[i]);
 	char text[512];
 	snprintf(text, sizeof(text), "Short options bundle and take attached arguments: -sd5 is "
-		 "-s -d 5. Recording stops at Ctrl-C, SIGTERM, the duration, --max-size%s. Exit "
+		 "-s -d 5. Recording stops at Ctrl-C, SIGTERM, SIGUSR1, the duration, --max-size, the --trigger%s. Exit "
 		 "0 when the recording is complete%s, 1 on errors (one line on stderr; tracefs "
 		 "is left as it was found).", cmd->takes_command ? " or COMMAND's exit" : "",
 		 cmd->takes_command ? " (also when COMMAND failed: its status is in the summary)" : "");
@@ -430,6 +446,13 @@ static int common_option(struct record_opts *o, const struct record_cmd *cmd,
 	case RECORD_OPT_QUIET:
 		o->quiet = true;
 		return 0;
+	case RECORD_OPT_KERNEL_RING:
+		o->kernel_ring = true;
+		return 0;
+	case RECORD_OPT_TRIGGER:
+		return record_set_trigger(o, arg);
+	case RECORD_OPT_POST:
+		return parse_number(o, name, arg, 0.001, MAX_DURATION, &o->post);
 	}
 	return record_usage_error(o, "internal error: option %s has no handler", name);
 }

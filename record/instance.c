@@ -125,14 +125,22 @@ static char *new_entry(char *log, const char *before)
 	return text;
 }
 
+char *rec_kernel_reason(const struct rec *r, const char *path, const char *log_before)
+{
+	char *log = rec_error_log(r, path);
+	char *reason = log ? new_entry(log, log_before) : NULL;
+	char *copy = reason ? strdup(reason) : NULL;
+	free(log);
+	return copy;
+}
+
 void rec_kernel_error(const struct rec *r, const char *what, const char *path, int err,
 		      const char *log_before)
 {
-	char *log = log_before ? rec_error_log(r, path) : NULL;
-	char *reason = log ? new_entry(log, log_before) : NULL;
+	char *reason = log_before ? rec_kernel_reason(r, path, log_before) : NULL;
 	fprintf(stderr, "ftrec: cannot write '%s' to %s: %s%s%s\n", what, path, strerror(-err),
 		reason ? " -- kernel says: " : "", reason ? reason : "");
-	free(log);
+	free(reason);
 }
 
 int rec_write(struct rec *r, const char *dir, const char *name, const char *value)
@@ -256,7 +264,7 @@ static int set_option(struct rec *r, const char *name, int on)
 	return -1;
 }
 
-static int add_event(struct rec *r, const char *sys, const char *ev, const char *filter)
+int rec_add_event(struct rec *r, const char *sys, const char *ev, const char *filter)
 {
 	for (size_t i = 0; i < r->nr_events; i++)
 		if (!strcmp(r->events[i].system, sys) && !strcmp(r->events[i].event, ev))
@@ -293,7 +301,7 @@ static int expand_event(struct rec *r, const struct record_event *spec)
 				continue;
 			if (!tfs_exists(tfs_path(p, "%s/events/%s/%s/enable", r->root, s->d_name, e->d_name)))
 				continue;
-			if (add_event(r, s->d_name, e->d_name, spec->filter) < 0)
+			if (rec_add_event(r, s->d_name, e->d_name, spec->filter) < 0)
 				break;
 			found++;
 		}
@@ -354,7 +362,7 @@ static int add_kprobes(struct rec *r)
 			return -1;
 		}
 		free(log_before);
-		ret = add_event(r, r->kprobe_group, name, r->o->kprobe_filter);
+		ret = rec_add_event(r, r->kprobe_group, name, r->o->kprobe_filter);
 		free(name);
 		if (ret < 0)
 			return -1;
@@ -584,6 +592,9 @@ int rec_setup(struct rec *r)
 		return -1;
 	if (o->stacktrace && set_option(r, "stacktrace", 1) < 0)
 		return -1;
+	/* The flight recorder: the newest events replace the oldest, nothing is read meanwhile. */
+	if (o->kernel_ring && set_option(r, "overwrite", 1) < 0)
+		return -1;
 	for (size_t i = 0; i < o->trace_options.n; i++) {
 		const char *opt = o->trace_options.v[i], *eq = strchr(opt, '=');
 		char name[128];
@@ -603,7 +614,9 @@ int rec_setup(struct rec *r)
 	for (size_t i = 0; i < o->nr_events; i++)
 		if (expand_event(r, &o->events[i]) < 0)
 			return -1;
-	if (add_kprobes(r) < 0 || enable_events(r) < 0 || set_tracer(r) < 0)
+	if (trigger_add_event(r) < 0)
+		return -1;
+	if (add_kprobes(r) < 0 || enable_events(r) < 0 || trigger_install(r) < 0 || set_tracer(r) < 0)
 		return -1;
 	if (o->function_profile && profiler_prepare(r) < 0)
 		return -1;

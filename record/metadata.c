@@ -100,6 +100,14 @@ int meta_write_info(struct rec *r)
 		kv(f, "pid", "%d", o->pid == RECORD_PID_COMMAND ? (int)r->child : o->pid);
 	if (o->tracer)
 		kv(f, "tracer", "%s", o->tracer);
+	if (o->kernel_ring)
+		kv(f, "kernel_ring", "1");
+	if (o->trigger) {
+		kv(f, "trigger", "%s", o->trigger);
+		kv(f, "trigger_event", "%s:%s", o->trigger_system, o->trigger_event);
+		if (o->post > 0)
+			kv(f, "trigger_post_ns", "%llu", (unsigned long long)(o->post * 1e9));
+	}
 	if (o->function_profile) {
 		kv(f, "function_profile", "1");
 		kv(f, "snapshot_interval_ns", "%llu", (unsigned long long)(o->snapshot_interval * 1e9));
@@ -285,6 +293,13 @@ int meta_write_end(struct rec *r)
 	if (!f)
 		return -ENOMEM;
 	kv(f, "stop_reason", "%s", r->stop_reason ? r->stop_reason : "unknown");
+	if (r->stop_reason && !strcmp(r->stop_reason, "trigger"))
+		kv(f, "stop_trigger", "%s", r->o->trigger);
+	/* The trigger event is the last of its type before this (--post records more after). */
+	if (r->trigger_wall_ns)
+		kv(f, "trigger_seen_wall_ns", "%llu", (unsigned long long)r->trigger_wall_ns);
+	if (r->trigger_trace_ns)
+		kv(f, "trigger_seen_trace_ns", "%llu", (unsigned long long)r->trigger_trace_ns);
 	kv(f, "end_wall_ns", "%llu", (unsigned long long)r->end_wall_ns);
 	if (r->self_tids[0])
 		kv(f, "ftrec_tids", "%s", r->self_tids);

@@ -78,6 +78,7 @@ struct rec {
 
 	const char *stop_reason;
 	uint64_t start_wall_ns, start_trace_ns, end_wall_ns, end_trace_ns;
+	uint64_t trigger_wall_ns, trigger_trace_ns; /* when ftrec saw the --trigger had fired */
 	pid_t child;
 	int child_status;         /* wait status, valid when child_reaped */
 	int child_reaped;
@@ -102,8 +103,24 @@ char *rec_error_log(const struct rec *r, const char *path);
 void rec_kernel_error(const struct rec *r, const char *what, const char *path, int err,
 		      const char *log_before);
 
+/* Add one event (directory names) to r->events unless it is there already. 0 or -1. */
+int rec_add_event(struct rec *r, const char *sys, const char *ev, const char *filter);
+/* The kernel's explanation (error_log entry not in LOG_BEFORE) of a refused write to PATH, malloc'd, or NULL. */
+char *rec_kernel_reason(const struct rec *r, const char *path, const char *log_before);
+
+/* trigger.c: --kernel-ring, --trigger */
+int flight_check_options(const struct record_opts *o);
+/* Check the --trigger event exists in the instance and add it to the recorded events. */
+int trigger_add_event(struct rec *r);
+/* Write the traceoff trigger (after the events are enabled). 0 or -1 (message printed). */
+int trigger_install(struct rec *r);
+/* 1 when the instance's tracing_on went to 0: the kernel's traceoff trigger fired. */
+int trigger_fired(struct rec *r);
+
 /* capture.c */
-/* Starts one reader per CPU; returns once each has its thread id set. */
+/* Opens every CPU's trace_pipe_raw (r->cpus); no thread yet. */
+int capture_open(struct rec *r);
+/* Starts one reader per CPU (capture_open first); returns once each has its thread id set. */
 int capture_start(struct rec *r);
 /* ftrec's own thread ids ("main reader reader ...") into r->self_tids. */
 void capture_list_threads(struct rec *r);

@@ -101,6 +101,15 @@ struct record_opts {
 	int zstd_level;         /* 0 = the writer's default */
 	bool quiet;             /* no progress line; the summary is always printed */
 
+	/* --- flight recorder (record/trigger.c) */
+	bool kernel_ring;       /* --kernel-ring: the instance's buffer in overwrite mode, nothing
+	                           read until the stop, then the whole buffer drained */
+	const char *trigger;    /* --trigger 'SYS:EVENT[ if FILTER]' as given, or NULL */
+	char *trigger_system;   /* its parts: "syscalls", "sys_enter_getppid", */
+	char *trigger_event;
+	char *trigger_filter;   /* "id == 39" or NULL */
+	double post;            /* --post SECONDS after the trigger (plain mode only); 0 = none */
+
 	/* --- for the INFO section */
 	const char *preset;     /* "record", "iolat", ... */
 	int argc;               /* the full ftrec command line */
@@ -136,7 +145,7 @@ enum record_common {
 	RECORD_OPT_EVENT = 0x100, RECORD_OPT_FILTER, RECORD_OPT_STACK, RECORD_OPT_PID,
 	RECORD_OPT_TID, RECORD_OPT_FOLLOW, RECORD_OPT_DURATION, RECORD_OPT_BUFFER,
 	RECORD_OPT_CLOCK, RECORD_OPT_MAX_SIZE, RECORD_OPT_OUTPUT, RECORD_OPT_QUIET,
-	RECORD_OPT_HELP,
+	RECORD_OPT_KERNEL_RING, RECORD_OPT_TRIGGER, RECORD_OPT_POST, RECORD_OPT_HELP,
 	RECORD_OPT_OWN = 0x200, /* the first key a command may use for its own long options */
 };
 
@@ -211,7 +220,14 @@ int record_check_task(const struct record_opts *o, const char *opt, const char *
 		      bool process, int *out);
 
 /*
- * Record until Ctrl-C, SIGTERM, -d expiry, COMMAND exit or --max-size; drain the
+ * Split a --trigger argument 'SYS:EVENT[ if FILTER]' into o->trigger_*.
+ * 0, or -1 after a one-line error naming --trigger.
+ */
+int record_set_trigger(struct record_opts *o, const char *spec);
+
+/*
+ * Record until Ctrl-C, SIGTERM, SIGUSR1, -d expiry, COMMAND exit, --max-size or
+ * the --trigger event; drain the
  * buffers, write the END section, undo every tracefs change, print one summary to
  * stderr. Returns an enum ftrec_exit value.
  */

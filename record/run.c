@@ -108,7 +108,10 @@ static int start_command(struct rec *r, int *release_fd, const sigset_t *orig_ma
 	return 0;
 }
 
-/* The signals that end a recording (SIGUSR1: a reader hit --max-size or a write error). */
+/*
+ * The signals that end a recording (SIGUSR1: a reader hit --max-size or a write
+ * error, or a user's `kill -USR1` to stop a flight recorder from outside).
+ */
 static void stop_signals(sigset_t *set)
 {
 	sigemptyset(set);
@@ -119,10 +122,16 @@ static void stop_signals(sigset_t *set)
 	sigaddset(set, SIGUSR1);
 }
 
-/* How long sigtimedwait may sleep: at most 1 s, and not past the next deadline (0 = none). */
-static struct timespec wait_time(uint64_t now, uint64_t deadline, uint64_t next_snapshot)
+#define TRIGGER_POLL_NS 100000000ull /* how often tracing_on is read for the --trigger */
+
+/*
+ * How long sigtimedwait may sleep: at most 1 s (TRIGGER_POLL_NS while a trigger
+ * is armed), and not past the next deadline (0 = none).
+ */
+static struct timespec wait_time(uint64_t now, uint64_t deadline, uint64_t next_snapshot,
+				 bool poll_trigger)
 {
-	uint64_t wait = 1000000000ull;
+	uint64_t wait = poll_trigger ? TRIGGER_POLL_NS : 1000000000ull;
 
 	if (deadline && deadline - now < wait)
 		wait = deadline - now;
@@ -139,6 +148,7 @@ static const char *wait_for_stop(struct rec *r)
 	uint64_t deadline = r->o->duration > 0 ? start + (uint64_t)(r->o->duration * 1e9) : 0;
 	uint64_t interval = r->profiler_on ? (uint64_t)(r->o->snapshot_interval * 1e9) : 0;
 	uint64_t next_snapshot = interval ? start + interval : 0;
+	bool armed = r->o->trigger != NULL; /* the trigger has not fired yet */
 	for (;;) {
 		if (atomic_load(&r->write_failed))
 			return "error: write failed";
@@ -146,7 +156,25 @@ static const char *wait_for_stop(struct rec *r)
 			return "max-size";
 		uint64_t now = now_ns(CLOCK_MONOTONIC);
 		if (deadline && now >= deadline)
-			return "duration";
+			return armed || !r->o->trigger ? "duration" : "trigger";
+		if (armed && trigger_fired(r)) {
+			armed = false;
+			take_time_pair(r, &r->trigger_wall_ns, &r->trigger_trace_ns);
+			if (r->o->post <= 0)
+				return "trigger";
+			/*
+			 * --post: the kernel switched tracing off at the event; switch it
+			 * back on for the seconds after (what happened in between, up to
+			 * TRIGGER_POLL_NS, is not recorded: the kernel has no trigger that
+			 * only tells us). The trigger fires once (traceoff:1).
+			 */
+			if (!r->o->quiet)
+				fprintf(stderr, "ftrec: trigger %s fired; recording %.3g s more\n",
+					r->o->trigger, r->o->post);
+			if (rec_tracing_on(r, 1) < 0)
+				return "trigger";
+			deadline = now + (uint64_t)(r->o->post * 1e9);
+		}
 		if (next_snapshot && now >= next_snapshot) {
 			if (snapshot_round(r) < 0)
 				return "error: snapshot failed";
@@ -154,10 +182,13 @@ static const char *wait_for_stop(struct rec *r)
 			while (next_snapshot <= now)
 				next_snapshot += interval;
 		}
-		struct timespec ts = wait_time(now, deadline, next_snapshot);
+		struct timespec ts = wait_time(now, deadline, next_snapshot, armed);
 		int sig = sigtimedwait(&set, NULL, &ts);
 		if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP)
 			return "signal";
+		/* A reader's SIGUSR1 comes after it set its flag; without one it is the user's. */
+		if (sig == SIGUSR1 && !atomic_load(&r->write_failed) && !atomic_load(&r->max_size_hit))
+			return "SIGUSR1";
 		if (sig == SIGCHLD && r->child > 0 &&
 		    waitpid(r->child, &r->child_status, WNOHANG) == r->child) {
 			r->child_reaped = 1;
@@ -232,6 +263,8 @@ int record_run(const struct record_opts *o)
 		fprintf(stderr, "ftrec: -p cmd needs a COMMAND after --\n");
 		return FTREC_EXIT_ERROR;
 	}
+	if (flight_check_options(o) < 0)
+		return FTREC_EXIT_ERROR;
 	sigset_t block, orig;
 	stop_signals(&block);
 	sigaddset(&block, SIGUSR2); /* readers unblock it for themselves */
@@ -247,9 +280,13 @@ int record_run(const struct record_opts *o)
 	take_time_pair(r, &r->start_wall_ns, &r->start_trace_ns);
 	if (meta_write_info(r) < 0 || meta_write_start_files(r) < 0)
 		goto cleanup;
-	if (capture_start(r) < 0)
+	if (capture_open(r) < 0)
 		goto cleanup;
-	capture_list_threads(r);
+	if (!o->kernel_ring) {
+		if (capture_start(r) < 0)
+			goto cleanup;
+		capture_list_threads(r);
+	}
 	meta_read_stats(r, 0);
 	take_time_pair(r, &r->start_wall_ns, &r->start_trace_ns);
 	if (rec_tracing_on(r, 1) < 0) {
@@ -261,10 +298,12 @@ int record_run(const struct record_opts *o)
 		goto cleanup;
 	write_start_marker(r);
 	if (!o->quiet)
-		fprintf(stderr, "ftrec: recording %zu event types%s into %s (instance %s); Ctrl-C to stop\n",
+		fprintf(stderr, "ftrec: recording %zu event types%s into %s%s (instance %s)%s%s; Ctrl-C%s to stop\n",
 			r->nr_events, o->tracer ? " and a tracer" :
 			o->function_profile ? " and the function profiler" : "", o->output,
-			r->top_level ? "top level" : r->name);
+			o->kernel_ring ? " from the kernel ring (overwrite mode, drained at the stop)" : "",
+			r->top_level ? "top level" : r->name, o->trigger ? "; stops at --trigger " : "",
+			o->trigger ? o->trigger : "", o->kernel_ring || o->trigger ? " or SIGUSR1" : "");
 	if (release_fd >= 0) {
 		if (write(release_fd, "g", 1) != 1)
 			fprintf(stderr, "ftrec: cannot start the command\n");
@@ -282,6 +321,13 @@ cleanup:
 	take_time_pair(r, &r->end_wall_ns, &r->end_trace_ns);
 	if (release_fd >= 0)
 		close(release_fd); /* the command never starts: it exits 126 */
+	if (o->kernel_ring && tracing) {
+		/* Only now the readers start, and only to drain the whole ring. */
+		atomic_store(&r->stop, 1);
+		if (capture_start(r) < 0)
+			ok = 0;
+		capture_list_threads(r);
+	}
 	capture_stop(r);
 	if (r->cpus && tracing)
 		meta_read_stats(r, 1);

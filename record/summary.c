@@ -89,7 +89,11 @@ void summary_print(struct rec *r)
 	if (r->snap_rounds)
 		fprintf(stderr, "  function profiler: %u rounds of %zu per-CPU tables stored\n",
 			r->snap_rounds, r->nr_snap_files);
-	if (t_lost || t_missed)
+	if (r->o->kernel_ring && (t_lost || t_missed))
+		/* Overwriting is what the ring is for: the file keeps the newest -b KB per CPU. */
+		fprintf(stderr, "  kernel ring: %llu older events overwritten; the file holds the newest %llu\n",
+			(unsigned long long)t_lost, (unsigned long long)t_events);
+	else if (t_lost || t_missed)
 		fprintf(stderr, "ftrec: WARNING: events were LOST (%llu counted by the kernel, %llu pages flagged): use a larger -b, fewer events or a filter\n",
 			(unsigned long long)t_lost, (unsigned long long)t_missed);
 	if (r->child_reaped) {

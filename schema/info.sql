@@ -35,7 +35,9 @@ UNION ALL SELECT 13, 'format', (SELECT value FROM m WHERE key = 'source_format')
 UNION ALL SELECT 14, 'profile', (SELECT printf('function profiler: %d rounds over %.3f s; functions hit: %d',
 	count(*), (max(mono_ns) - min(mono_ns)) / 1e9,
 	(SELECT count(DISTINCT func) FROM function_profile)) FROM profile_rounds HAVING count(*) > 0)
-UNION ALL SELECT 15, 'ftrec tids', (SELECT value FROM m WHERE key = 'ftrec_tids');
+UNION ALL SELECT 15, 'ftrec tids', (SELECT value FROM m WHERE key = 'ftrec_tids')
+-- --trigger: the spec, and the time of its event's last occurrence before ftrec saw it had fired.
+UNION ALL SELECT 16, 'trigger', (SELECT t.value || ifnull((SELECT printf(', last fired at ts %d (%.6f s after the first event)', max(e.ts), (max(e.ts) - (SELECT value FROM m WHERE key = 'first_ts')) / 1e9) FROM events e WHERE e.type = (SELECT table_name FROM event_types WHERE system || ':' || name = (SELECT value FROM m WHERE key = 'trigger_event')) AND e.ts <= ifnull((SELECT value FROM m WHERE key = 'trigger_seen_trace_ns'), e.ts) HAVING count(*) > 0), ', its event is not in the capture') FROM m t WHERE t.key = 'trigger');
 
 CREATE TEMP VIEW IF NOT EXISTS info_event_counts AS
 SELECT table_name AS type, system, count FROM event_types
