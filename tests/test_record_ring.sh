@@ -11,7 +11,7 @@
 #  - SIGUSR1 stops a ring recording;
 #  - a trigger the user has on the same event (top level) is back exactly after;
 #    bad --trigger / --post arguments: one line naming the option, exit 1,
-#    nothing left in tracefs.
+#    nothing left in tracefs; after kill -9, `ftrec reset` removes the trigger.
 # Ground truth is the workload's own pids and timing, and the kernel's
 # tracing_on / trigger files, not ftrec's own counters.
 . "$(dirname "$0")/lib.sh"
@@ -177,6 +177,24 @@ pids=()
 
 assert_eq "the user's trigger on the event is back exactly" "$user_trigger" "$(cat "$EV/trigger")"
 echo '!traceoff' >>"$EV/trigger" && planted=
+
+# ------------------------------------------------------------- kill -9, then ftrec reset
+# The trigger file is in the undo state file like every other write: reset removes it.
+"$FTREC" record -e syscalls:sys_enter_getppid --kernel-ring --trigger 'syscalls:sys_enter_getpid if common_pid < 0' \
+	-o "$tmp/killed.ftz" 2>"$tmp/err.killed" &
+rec=$!
+if wait_for_recording $rec "$tmp/err.killed"; then
+	assert_contains "kill -9: trigger armed in the instance" \
+		<(cat "$TRACEFS/instances/ftrec-$rec/events/syscalls/sys_enter_getpid/trigger") "^traceoff"
+	kill -9 $rec
+	wait $rec 2>/dev/null
+	"$FTREC" reset >"$tmp/reset.out" 2>&1
+	assert_eq "kill -9: ftrec reset exit status" 0 $?
+	[ -e "$TRACEFS/instances/ftrec-$rec" ] && fail "kill -9: instance ftrec-$rec left after reset" ||
+		pass "kill -9: ftrec reset removed the instance and its trigger"
+else
+	fail "kill -9: ftrec did not start"; cat "$tmp/err.killed"
+fi
 
 # ------------------------------------------------------------- bad arguments
 bad() { # NAME PATTERN ARGS...
