@@ -130,7 +130,18 @@ int ru_warn_lost_in(sqlite3 *db, const char *range_sql, int64_t since, int64_t u
 		return 0;
 
 	/* The kernel may only know that events were lost, not how many (count < 0). */
-	st = ru_prepare(db, "lost events",
+	/* --kernel-ring: the loss flagged at a CPU's first event is the ring
+	 * overwriting older events by design, not a gap in the data */
+	int64_t ring = 0;
+	bool skip_ring = rf_meta_int(db, "kernel_ring", &ring) && ring == 1 &&
+			 rf_has_table(db, "events");
+
+	st = ru_prepare(db, "lost events", skip_ring ?
+			"SELECT cpu, ts, count, count(*) OVER (), "
+			"       sum(CASE WHEN count > 0 THEN count ELSE 0 END) OVER (), "
+			"       sum(count IS NULL OR count < 0) OVER () "
+			"FROM lost_events l WHERE ts BETWEEN ?1 AND ?2 "
+			"  AND l.ts > (SELECT min(ts) FROM events e WHERE e.cpu = l.cpu) ORDER BY ts" :
 			"SELECT cpu, ts, count, count(*) OVER (), "
 			"       sum(CASE WHEN count > 0 THEN count ELSE 0 END) OVER (), "
 			"       sum(count IS NULL OR count < 0) OVER () "

@@ -73,6 +73,15 @@ if wait_for_recording $rec "$tmp/err.ring"; then
 	# 256 KB per CPU are 64 sub-buffers of 4 KB: at least one CPU's ring was full.
 	assert_ge "kernel ring: pages drained (one CPU's ring is 64)" 56 "$pages"
 	assert_contains "kernel ring: summary tells the overwrite, not a loss" "$tmp/err.ring" "kernel ring: [0-9]+ older events overwritten"
+	# ftana says the same: info names the overwrite; a report warns of no loss (the
+	# loss the kernel flags at each CPU's first event is the ring's design, not a gap)
+	"$FTANA" info "$out" >"$tmp/info.ring" 2>&1
+	assert_contains "kernel ring: ftana info names the overwrite" "$tmp/info.ring" \
+		"^ring +[0-9]+ older events overwritten by the kernel ring"
+	"$FTANA" report tpoint --json "$out" >"$tmp/tp.json" 2>"$tmp/tp.err"
+	assert_eq "kernel ring: report warnings (stderr)" 0 "$(grep -c 'lost' "$tmp/tp.err")"
+	assert_eq "kernel ring: report warnings (JSON)" "[]" \
+		"$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["warnings"])' "$tmp/tp.json")"
 else
 	fail "kernel ring: ftrec did not start"; cat "$tmp/err.ring"
 fi
