@@ -82,20 +82,6 @@ int rf_print(sqlite3 *db, const char *sql, FILE *out)
 	return rc;
 }
 
-bool rf_parse_num(const char *report, char opt, const char *arg, double *out)
-{
-	char *end;
-	double v = strtod(arg, &end);
-
-	if (*arg == '\0' || *end != '\0' || !(v >= 0)) {
-		fprintf(stderr, "ftana report %s: bad -%c '%s' (a non-negative number)\n",
-			report, opt, arg);
-		return false;
-	}
-	*out = v;
-	return true;
-}
-
 int rf_missing(const char *report, const char *table, const char *hint)
 {
 	fprintf(stderr, "ftana report %s: this capture has no %s events (%s)\n",

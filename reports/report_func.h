@@ -26,9 +26,6 @@ bool rf_meta_int(sqlite3 *db, const char *key, int64_t *value);
 /* Prepare SQL, print its rows as a table (ftana_print_rows), finalize. */
 int rf_print(sqlite3 *db, const char *sql, FILE *out);
 
-/* Parse a non-negative number option; prints "ftana report NAME: bad -X 'arg'". */
-bool rf_parse_num(const char *report, char opt, const char *arg, double *out);
-
 /* Print "ftana report NAME: MESSAGE (this capture has no TABLE table)" and fail. */
 int rf_missing(const char *report, const char *table, const char *hint);
 

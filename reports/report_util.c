@@ -36,14 +36,6 @@ bool ru_event_recorded(sqlite3 *db, const char *system, const char *event)
 	return found;
 }
 
-bool ru_extra_args(const char *report, int argc, char **argv)
-{
-	if (optind >= argc)
-		return false;
-	fprintf(stderr, "ftana report %s: unexpected argument '%s'\n", report, argv[optind]);
-	return true;
-}
-
 sqlite3_stmt *ru_prepare(sqlite3 *db, const char *report, const char *sql)
 {
 	sqlite3_stmt *st;
@@ -101,11 +93,6 @@ int ru_stand_in(sqlite3 *db, const char *name, const char *columns)
 /* How many of the listed losses to show by time before summing up the rest. */
 #define LOST_SHOWN 4
 
-int ru_warn_lost(sqlite3 *db, const char *range_sql, FILE *out)
-{
-	return ru_warn_lost_in(db, range_sql, INT64_MIN, INT64_MAX, out);
-}
-
 int ru_warn_lost_in(sqlite3 *db, const char *range_sql, int64_t since, int64_t until, FILE *out)
 {
 	sqlite3_stmt *range, *st;
@@ -136,16 +123,15 @@ int ru_warn_lost_in(sqlite3 *db, const char *range_sql, int64_t since, int64_t u
 	bool skip_ring = rf_meta_int(db, "kernel_ring", &ring) && ring == 1 &&
 			 rf_has_table(db, "events");
 
-	st = ru_prepare(db, "lost events", skip_ring ?
-			"SELECT cpu, ts, count, count(*) OVER (), "
-			"       sum(CASE WHEN count > 0 THEN count ELSE 0 END) OVER (), "
-			"       sum(count IS NULL OR count < 0) OVER () "
-			"FROM lost_events l WHERE ts BETWEEN ?1 AND ?2 "
-			"  AND l.ts > (SELECT min(ts) FROM events e WHERE e.cpu = l.cpu) ORDER BY ts" :
-			"SELECT cpu, ts, count, count(*) OVER (), "
-			"       sum(CASE WHEN count > 0 THEN count ELSE 0 END) OVER (), "
-			"       sum(count IS NULL OR count < 0) OVER () "
-			"FROM lost_events WHERE ts BETWEEN ?1 AND ?2 ORDER BY ts");
+	/* (the events view is named only when needed: a hand-made .db may lack it) */
+	char *sql = sqlite3_mprintf(
+		"SELECT cpu, ts, count, count(*) OVER (), "
+		"       sum(CASE WHEN count > 0 THEN count ELSE 0 END) OVER (), "
+		"       sum(count IS NULL OR count < 0) OVER () "
+		"FROM lost_events l WHERE ts BETWEEN ?1 AND ?2 %s ORDER BY ts",
+		skip_ring ? "AND l.ts > (SELECT min(ts) FROM events e WHERE e.cpu = l.cpu)" : "");
+	st = sql ? ru_prepare(db, "lost events", sql) : NULL;
+	sqlite3_free(sql);
 	if (!st)
 		return -1;
 	sqlite3_bind_int64(st, 1, t0);

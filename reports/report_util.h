@@ -21,8 +21,6 @@ const char *report_file(void);
  * last timestamps RANGE_SQL returns (one row: min ts, max ts), and how many.
  * Written to out; reports printing CSV/JSON pass stderr so their output stays parsable.
  */
-int ru_warn_lost(sqlite3 *db, const char *range_sql, FILE *out);
-/* The same within [since, until) (a report's --since/--until). */
 int ru_warn_lost_in(sqlite3 *db, const char *range_sql, int64_t since, int64_t until, FILE *out);
 
 /*
@@ -57,9 +55,6 @@ int ru_add_regexp(sqlite3 *db);
  * without event_types.
  */
 bool ru_event_recorded(sqlite3 *db, const char *system, const char *event);
-
-/* After getopt: "ftana report NAME: unexpected argument 'X'" and true if any is left. */
-bool ru_extra_args(const char *report, int argc, char **argv);
 
 /* Run one statement that returns no rows; prints "ftana report NAME: error" on failure. */
 int ru_exec(sqlite3 *db, const char *report, const char *sql);
