@@ -32,7 +32,7 @@ PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) libtracecmd 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 WARN     := -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2
 CFLAGS   ?= -O2 -g
-ALL_CFLAGS = $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -I. -Iformat $(PKG_CFLAGS) -MMD -MP
+ALL_CFLAGS = $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -I. -Iformat -I$(BUILD)/gen $(PKG_CFLAGS) -MMD -MP
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LIBS     := $(PKG_LIBS) -lpthread -lm
 # ftana also reads trace-cmd's trace.dat (decode/decode_tracedat.c); ftrec does not.
@@ -90,6 +90,14 @@ $(BUILD)/embed: tools/embed.c
 	$(CC) -O2 -o $@ $<
 $(BUILD)/schema_sql.c: $(BUILD)/embed $(SQL_FILES)
 	$(BUILD)/embed $(SQL_FILES) > $@
+# The report table is every reports/*.c that defines a `struct report_def report_NAME_def`:
+# a new report is its own files only, no shared list to edit (analyze/cmd_report.c).
+REPORT_SRC := $(sort $(wildcard reports/report_*.c))
+$(BUILD)/gen/report_list.h: $(REPORT_SRC)
+	@mkdir -p $(dir $@)
+	sed -n 's/^const struct report_def report_\([a-z0-9_]*\)_def = .*/REPORT(\1)/p' $^ > $@.tmp
+	cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+$(BUILD)/obj/analyze/cmd_report.o $(BUILD)/san/obj/analyze/cmd_report.o $(BUILD)/fuzz/obj/analyze/cmd_report.o: $(BUILD)/gen/report_list.h
 $(BUILD)/obj/$(BUILD)/schema_sql.o: $(BUILD)/schema_sql.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@

@@ -2,7 +2,8 @@
 /*
  * cmd_report.c - `ftana report NAME [OPTIONS] FILE`: run one canned report. Each report
  * is reports/report_<name>.c (its struct report_def: options, help, body) plus its SQL
- * in schema/reports/, and ONE line in REPORTS below. Options, help, errors, the slice
+ * in schema/reports/; the build lists every report_NAME_def it finds in reports/ in
+ * report_list.h (Makefile), so adding a report edits no shared file. Options, help, errors, the slice
  * and the output document are the front end's (reports/report_front.c), the same
  * for every report.
  */
@@ -11,14 +12,15 @@
 #include "analyze/ftana.h"
 #include "reports/report_front.h"
 
-#define REPORTS(X) X(iolat) X(tpoint) X(stacks) X(funccount) X(funcslower) X(funcgraph) X(kprobe)
+#define REPORT(name) extern const struct report_def report_##name##_def;
+#include "report_list.h"
+#undef REPORT
 
-#define REPORT_DECLARE(name) extern const struct report_def report_##name##_def;
-#define REPORT_ENTRY(name) &report_##name##_def,
-
-REPORTS(REPORT_DECLARE)
-
-static const struct report_def *const reports[] = { REPORTS(REPORT_ENTRY) };
+#define REPORT(name) &report_##name##_def,
+static const struct report_def *const reports[] = {
+#include "report_list.h"
+};
+#undef REPORT
 #define NR_REPORTS (sizeof(reports) / sizeof(reports[0]))
 
 const struct report_def *report_find(const char *name)
@@ -37,7 +39,7 @@ void report_list(FILE *out)
 		     "--since/--until/-p/-L/-n/--cpu, --csv/--json, ...)\n"
 		     "reports:\n");
 	for (size_t i = 0; i < NR_REPORTS; i++)
-		fprintf(out, "  %-10s %s\n", reports[i]->name, reports[i]->summary);
+		fprintf(out, "  %-12s %s\n", reports[i]->name, reports[i]->summary);
 }
 
 int cmd_report(int argc, char **argv)
