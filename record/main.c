@@ -11,7 +11,7 @@
  * argv) and record_cmd_<name> (options, positionals and help: record.h) live in
  * record/preset_<name>.c.
  */
-#define FTREC_COMMANDS(X) X(record) X(iolat) X(tpoint) X(funccount) X(funcslower) X(funcgraph) X(kprobe)
+#define FTREC_COMMANDS(X) X(record) X(iolat) X(tpoint) X(funccount) X(funcslower) X(funcgraph) X(kprobe) X(triage)
 
 #define DECLARE(name)                           \
 	int cmd_##name(int argc, char **argv); \

@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * preset_triage.c - `ftrec triage [-d SECS] [-s] [--syscalls] [-- COMMAND]`: the one
+ * cheap capture to take when something is wrong, answering later the questions of
+ * perf-tools' execsnoop, opensnoop, killsnoop, iolatency, bitesize, syscount and bcc's
+ * runqlat, offcputime, cpudist (the `ftana report` of each). It records a fixed set of
+ * tracepoints that fire per scheduling decision, process, block request or signal --
+ * never per function call -- and, only with --syscalls, every syscall's entry and exit.
+ *
+ * Syscalls are recorded as syscalls:sys_enter_NAME / sys_exit_NAME, not as
+ * raw_syscalls:sys_enter/sys_exit: the kernel fires both from the same hook at the same
+ * cost, but the per-syscall events carry the syscall's name (the capture's own event
+ * formats name it, so ftana needs no syscall-number table that could disagree with the
+ * kernel) and its arguments by name (sys_enter_openat's flags, for opensnoop).
+ *
+ * An event this kernel lacks (an old kernel without sched_wakeup_new's split, a kernel
+ * built without CONFIG_FTRACE_SYSCALLS) is left out with a note: the capture still
+ * answers what the others can. Only when none is available does the recording fail.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "record/rec_int.h"
+#include "record/record.h"
+#include "record/tfs.h"
+
+enum { TRIAGE_OPT_SYSCALLS = RECORD_OPT_OWN };
+
+static const struct record_option options[] = {
+	{ TRIAGE_OPT_SYSCALLS, 0, "syscalls", NULL,
+	  "also every syscall's entry and exit (syscalls:sys_enter_*/sys_exit_*): for\n"
+	  "syscount and opensnoop; costs an event per syscall entry and exit" },
+	{ 0 },
+};
+
+static const struct record_positional positionals[] = {
+	{ "SECONDS", "record for SECONDS (the same as -d)", RECORD_POS_OPTIONAL | RECORD_POS_DURATION },
+	{ 0 },
+};
+
+static int triage_option(struct record_opts *o, int key, const char *arg, void *ctx);
+
+const struct record_cmd record_cmd_triage = {
+	.name = "triage",
+	.summary = "one cheap capture for a post-mortem: scheduler, processes, block I/O, signals",
+	.about = "Records sched:sched_switch, sched_wakeup, sched_wakeup_new, sched_process_exec, "
+		 "sched_process_fork, sched_process_exit, block:block_rq_insert, block_rq_issue, "
+		 "block_rq_complete, signal:signal_generate, signal_deliver; with --syscalls also "
+		 "syscalls:sys_enter_* and sys_exit_*. An event this kernel does not have is left "
+		 "out with a note. Cost: its event rate and ftrec's CPU on a busy host are measured "
+		 "by 'make bench' (see its output; figures depend on the host's load).",
+	.options = options,
+	.positionals = positionals,
+	.takes_command = true,
+	.output_default = "triage.ftz",
+	.footer = "Reports: ftana report summary|execsnoop|opensnoop|killsnoop|bitesize|iolatency|"
+		  "syscount|runqlat|offcpu|cpudist FILE.ftz\n",
+	.option = triage_option,
+};
+
+/* The cheap, high-value events: each fires per scheduling decision, task, request or signal. */
+static const char *const triage_events[] = {
+	"sched:sched_switch", "sched:sched_wakeup", "sched:sched_wakeup_new",
+	"sched:sched_process_exec", "sched:sched_process_fork", "sched:sched_process_exit",
+	"block:block_rq_insert", "block:block_rq_issue", "block:block_rq_complete",
+	"signal:signal_generate", "signal:signal_deliver",
+};
+
+struct triage_args {
+	bool syscalls;
+};
+
+static int triage_option(struct record_opts *o, int key, const char *arg, void *ctx)
+{
+	struct triage_args *a = ctx;
+
+	(void)o;
+	(void)arg;
+	if (key == TRIAGE_OPT_SYSCALLS)
+		a->syscalls = true;
+	return 0;
+}
+
+/* Does tracefs at ROOT have the event directory SPEC ("sys:event", "syscalls")? */
+static bool have_event(const char *root, const char *spec)
+{
+	char path[PATH_MAX], sys[64];
+	const char *colon = strchr(spec, ':');
+
+	if (!colon)
+		return tfs_exists(tfs_path(path, "%s/events/%s", root, spec));
+	snprintf(sys, sizeof(sys), "%.*s", (int)(colon - spec), spec);
+	return tfs_exists(tfs_path(path, "%s/events/%s/%s/enable", root, sys, colon + 1));
+}
+
+/*
+ * Add the events this kernel has; a note for each one left out. Finding tracefs
+ * is record_run()'s own first step (root, mounting it), done here a step early
+ * so that its error is the same one line. 0, or -1 after an error.
+ */
+static int add_events(struct record_opts *o, const struct triage_args *a)
+{
+	struct rec *probe = calloc(1, sizeof(*probe));
+	size_t added = 0;
+	int ret = 0;
+
+	if (!probe)
+		return record_usage_error(o, "out of memory");
+	probe->o = o;
+	if (rec_find_tracefs(probe) < 0) {
+		free(probe);
+		return -1;
+	}
+	for (size_t i = 0; ret == 0 && i < sizeof(triage_events) / sizeof(triage_events[0]); i++) {
+		if (!have_event(probe->root, triage_events[i])) {
+			fprintf(stderr, "ftrec triage: note: this kernel has no %s: left out\n",
+				triage_events[i]);
+			continue;
+		}
+		ret = record_add_event(o, triage_events[i], NULL);
+		added++;
+	}
+	if (ret == 0 && a->syscalls) {
+		if (!have_event(probe->root, "syscalls"))
+			fprintf(stderr, "ftrec triage: note: this kernel has no syscalls events "
+				"(built without CONFIG_FTRACE_SYSCALLS): --syscalls left out\n");
+		else if ((ret = record_add_event(o, "syscalls:sys_enter_*,syscalls:sys_exit_*", NULL)) == 0)
+			added++;
+	}
+	if (ret == 0 && !added)
+		ret = record_usage_error(o, "this kernel has none of the triage events "
+					 "(see %s/available_events)", probe->root);
+	free(probe);
+	return ret;
+}
+
+int cmd_triage(int argc, char **argv)
+{
+	struct record_opts o;
+	struct record_args args;
+	struct triage_args a = { false };
+
+	record_opts_init(&o, "triage", argc, argv);
+	int ret = record_parse(&o, &record_cmd_triage, argc, argv, &a, &args);
+
+	if (ret == 0)
+		ret = add_events(&o, &a);
+	if (ret == 0)
+		ret = record_run(&o);
+	else
+		ret = ret > 0 ? FTREC_EXIT_OK : FTREC_EXIT_ERROR;
+	free(args.v);
+	record_opts_free(&o);
+	return ret;
+}
