@@ -40,17 +40,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# Runs COMMAND (a recorder that runs getpid_gen writing $tmp/gen.cpu), prints
-# the recorder's user+sys seconds.
-recorder_cpu() {
-	local TIMEFORMAT='%U %S' t
-	t=$( { time "$@" >"$tmp/rec.out" 2>"$tmp/rec.err"; } 2>&1 ) || {
-		echo "record.sh: recorder failed: $*" >&2; cat "$tmp/rec.err" >&2; return 1; }
-	awk -v t="$t" '{ split(t, a, " "); printf "%.3f\n", a[1] + a[2] - $1 - $2 }' "$tmp/gen.cpu"
-}
-field() { # field FILE KEY: the value after KEY on ftzdump's "total" line
-	awk -v k="$2" '$1 == "total" { for (i = 2; i < NF; i++) if ($i == k) print $(i + 1) }' "$1"
-}
+. bench/lib.bash
 
 echo "workload: $N x getpid() on CPU 1, $EVENT; recorder on CPU 0"
 
