@@ -660,13 +660,18 @@ int cmd_record(int argc, char **argv)
 		ret = record_usage_error(&o, "no events: give -e SYSTEM:EVENT (try 'ftrec record --help')");
 	if (ret == 0 && !o.output)
 		ret = record_usage_error(&o, "no output file: give -o FILE.ftz");
-	if (ret == 0)
-		ret = record_run(&o);
+	return record_finish(&o, &args, ret);
+}
+
+int record_finish(struct record_opts *o, struct record_args *args, int status)
+{
+	if (status == 0)
+		status = record_run(o);
 	else
-		ret = ret > 0 ? FTREC_EXIT_OK : FTREC_EXIT_ERROR;
-	free(args.v);
-	record_opts_free(&o);
-	return ret;
+		status = status > 0 ? FTREC_EXIT_OK : FTREC_EXIT_ERROR;
+	free(args->v);
+	record_opts_free(o);
+	return status;
 }
 
 const struct record_cmd record_cmd_record = {

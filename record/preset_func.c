@@ -56,11 +56,5 @@ int preset_main(const struct preset *p, int argc, char **argv)
 		 * Set either way: the user's own setting must not change what -C means.
 		 */
 		strlist_add(&o.trace_options, a.on_cpu ? "sleep-time=0" : "sleep-time=1");
-	if (rc == 0)
-		rc = record_run(&o);
-	else
-		rc = rc > 0 ? FTREC_EXIT_OK : FTREC_EXIT_ERROR;
-	free(a.pos.v);
-	record_opts_free(&o);
-	return rc;
+	return record_finish(&o, &a.pos, rc);
 }

@@ -185,14 +185,9 @@ int cmd_iolat(int argc, char **argv)
 		ret = record_add_event(&o, spec, filter);
 		free(filter);
 	}
-	if (ret == 0)
-		ret = record_run(&o);
-	else
-		ret = ret > 0 ? FTREC_EXIT_OK : FTREC_EXIT_ERROR;
+	ret = record_finish(&o, &args, ret);
 	free(pid_filter);
 	free(a.dev_filter);
 	free(a.type_filter);
-	free(args.v);
-	record_opts_free(&o);
 	return ret;
 }

@@ -38,11 +38,5 @@ int cmd_tpoint(int argc, char **argv)
 
 	if (ret == 0)
 		ret = record_add_event(&o, args.v[0], args.n > 1 ? args.v[1] : NULL);
-	if (ret == 0)
-		ret = record_run(&o);
-	else
-		ret = ret > 0 ? FTREC_EXIT_OK : FTREC_EXIT_ERROR;
-	free(args.v);
-	record_opts_free(&o);
-	return ret;
+	return record_finish(&o, &args, ret);
 }

@@ -198,6 +198,13 @@ struct record_args {
 int record_parse(struct record_opts *o, const struct record_cmd *cmd, int argc, char **argv,
 		 void *ctx, struct record_args *args);
 
+/*
+ * Every subcommand's last step: STATUS is record_parse()'s (0, 1 help printed, -1
+ * error) or a later setup step's. Records when it is 0, then frees ARGS and O.
+ * Returns the exit status (FTREC_EXIT_*).
+ */
+int record_finish(struct record_opts *o, struct record_args *args, int status);
+
 /* CMD's full --help text to OUT. */
 void record_print_help(const struct record_cmd *cmd, FILE *out);
 
