@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report_offcpu.c - `ftana report offcpu`: time tasks spent off CPU, per task and reason
+ * (the state it was switched out in: S sleeping, D uninterruptible, R/R+ preempted, ...),
+ * or with --folded per switch-out stack (recorded with -s) as FlameGraph input (bcc
+ * offcputime -f). The intervals are the offcpu view (schema/reports/sched.sql); the
+ * slice and aggregation are offcpu_report.sql.
+ */
+#include <stdbool.h>
+
+#include "analyze/ftana.h"
+#include "analyze/text_escape.h"
+#include "reports/report_front.h"
+#include "reports/report_func.h"
+#include "reports/report_util.h"
+#include "reports/sched_common.h"
+
+struct offcpu_opts {
+	enum sched_by by;
+	bool folded;
+};
+
+enum { OPT_BY, OPT_FOLDED };
+
+static const struct report_option options[] = {
+	[OPT_BY] = { "by", 0, "GROUP", "one row per thread (tid, the default), process (pid) or\n"
+		     "command name (comm), and reason" },
+	[OPT_FOLDED] = { "folded", 0, NULL, "text: \"comm;root;...;leaf usecs\" lines, the switch-out\n"
+			 "stacks (FlameGraph input, as bcc offcputime -f)" },
+	{ 0 }
+};
+
+static int option(struct report_ctx *ctx, int index, const char *arg)
+{
+	struct offcpu_opts *o = ctx->opts;
+
+	if (index == OPT_BY)
+		return sched_parse_by(ctx, arg, &o->by);
+	o->folded = true;
+	return 0;
+}
+
+static int check(struct report_ctx *ctx)
+{
+	const struct offcpu_opts *o = ctx->opts;
+
+	if (o->folded && ctx->fmt != OUT_TEXT)
+		return report_error(ctx, "--folded is text (FlameGraph's input): --csv/--json give "
+				    "the table");
+	return 0;
+}
+
+static int folded_row(sqlite3_stmt *st, void *out)
+{
+	/* FlameGraph reads one stack a line: a control character must not split one */
+	text_fputs(out, (const char *)sqlite3_column_text(st, 0));
+	fprintf(out, " %lld\n", (long long)sqlite3_column_int64(st, 1));
+	return 0;
+}
+
+static int print_table(struct report_ctx *ctx, enum sched_by by)
+{
+	static const char *const group[] = {
+		[SCHED_BY_NONE] = "grp AS tid, label AS comm", [SCHED_BY_TID] = "grp AS tid, label AS comm",
+		[SCHED_BY_PID] = "grp AS pid, label AS comm", [SCHED_BY_COMM] = "grp AS comm",
+	};
+	char *sql = sqlite3_mprintf(ctx->fmt == OUT_TEXT ?
+		"SELECT %s, state, count, round(total_ms, 3) AS total_ms, round(avg_us, 1) AS avg_us, "
+		"round(max_us, 1) AS max_us, round(runq_ms, 3) AS runq_ms FROM offcpu_stats" :
+		"SELECT %s, state, count, total_ms, avg_us, max_us, runq_ms FROM offcpu_stats",
+		group[by]);
+	int rc = sql ? report_table(ctx, "rows", sql) : report_error(ctx, "out of memory");
+
+	sqlite3_free(sql);
+	return rc;
+}
+
+static int run(struct report_ctx *ctx)
+{
+	const struct offcpu_opts *o = ctx->opts;
+	int rc = sched_prepare(ctx);
+
+	if (rc)
+		return rc;
+	if (!rf_has_table(ctx->db, "stacks") &&
+	    ru_stand_in(ctx->db, "stacks", "stack_id, depth, addr, symbol"))
+		return FTANA_EXIT_ERROR;
+	if (o->folded && !rf_meta_int(ctx->db, "stacktrace", &(int64_t){ 0 }))
+		report_warn(ctx, "this capture has no stacks (record with -s): every line is "
+			    "\"comm;[no stack]\"");
+	if (stacks_views(ctx->db) ||
+	    sched_select(ctx, o->by, "schema/reports/offcpu_report.sql") ||
+	    (o->folded ? ru_each_row(ctx->db, ctx->def->name, "SELECT folded, us FROM offcpu_folded",
+				     0, folded_row, stdout)
+		       : print_table(ctx, o->by)) ||
+	    sched_note_statuses(ctx, "SELECT status, count(*) FROM offcpu "
+				"WHERE in_slice(on_ts, cpu, pid) GROUP BY status", "off-CPU intervals"))
+		return FTANA_EXIT_ERROR;
+	return FTANA_EXIT_OK;
+}
+
+const struct report_def report_offcpu_def = {
+	.name = "offcpu",
+	.summary = "time off CPU per task and reason (S, D, R+...), or folded stacks (bcc offcputime)",
+	.options = options,
+	.opts_size = sizeof(struct offcpu_opts),
+	.option = option,
+	.check = check,
+	.run = run,
+	.details =
+	"needs sched:sched_switch; stacks need the recording's -s. An interval runs from a\n"
+	"task's switch-out to its next switch-in (on any CPU), as bcc offcputime measures;\n"
+	"its reason is the state the task was switched out in: S sleeping, D uninterruptible\n"
+	"(mostly I/O), R+ preempted, R yielded (still runnable), I idle kernel thread,\n"
+	"T stopped, t traced, P parked, X/Z exiting. It belongs to the slice by its switch-in\n"
+	"(time, CPU, task). The idle tasks (pid 0) are left out. Edges: a task off CPU since\n"
+	"before the capture, or still off CPU at its end, has no interval for that time;\n"
+	"an interval across lost events (on any CPU) is left out and counted in a warning.\n"
+	"\n"
+	"columns: tid, comm (or pid, comm; or comm), state, count, total_ms, avg_us, max_us,\n"
+	"  runq_ms (the part spent on a run queue after the wakeup, when the wakeup was\n"
+	"  recorded); --folded: \"comm;outermost;...;innermost\" and whole microseconds.\n"
+	"SQL: `ftana sql FILE 'select * from offcpu'` (docs/SQL.md).\n",
+};

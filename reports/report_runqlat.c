@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report_runqlat.c - `ftana report runqlat`: how long tasks waited on a run queue,
+ * from being woken (sched_wakeup, sched_wakeup_new) or preempted (switched out still
+ * runnable) to running (sched_switch), as a log2 histogram (bcc runqlat) or a summary,
+ * for all tasks or per thread, process or command (--by). The waits are the runq_waits
+ * view (schema/reports/sched.sql); the slice is runqlat_report.sql.
+ */
+#include <stdbool.h>
+
+#include "analyze/ftana.h"
+#include "reports/report_front.h"
+#include "reports/report_func.h"
+#include "reports/report_util.h"
+#include "reports/sched_common.h"
+
+struct runqlat_opts {
+	enum sched_by by;
+	bool summary;
+};
+
+enum { OPT_BY, OPT_SUMMARY };
+
+static const struct report_option options[] = {
+	[OPT_BY] = { "by", 0, "GROUP", SCHED_BY_HELP },
+	[OPT_SUMMARY] = { "summary", 0, NULL, "a table (count, total, mean, percentiles, max) instead\n"
+			  "of the histogram" },
+	{ 0 }
+};
+
+static int option(struct report_ctx *ctx, int index, const char *arg)
+{
+	struct runqlat_opts *o = ctx->opts;
+
+	if (index == OPT_BY)
+		return sched_parse_by(ctx, arg, &o->by);
+	o->summary = true;
+	return 0;
+}
+
+static int run(struct report_ctx *ctx)
+{
+	const struct runqlat_opts *o = ctx->opts;
+	/* before sched_prepare makes a stand-in of it */
+	bool wakeups = rf_has_table(ctx->db, "sched_wakeup") ||
+		       ru_event_recorded(ctx->db, "sched", "sched_wakeup");
+	int rc = sched_prepare(ctx);
+
+	if (rc)
+		return rc;
+	if (!wakeups)
+		report_warn(ctx, "sched:sched_wakeup was not recorded: only the waits of "
+			    "preempted tasks are measured (record it for wakeup latency)");
+	if (sched_select(ctx, o->by, "schema/reports/runqlat_report.sql") ||
+	    sched_print_dist(ctx, o->by, o->summary, "usecs") ||
+	    sched_note_statuses(ctx, "SELECT status, count(*) FROM runq_waits "
+				"WHERE in_slice(run_ts, cpu, pid) GROUP BY status", "run-queue waits"))
+		return FTANA_EXIT_ERROR;
+	return FTANA_EXIT_OK;
+}
+
+const struct report_def report_runqlat_def = {
+	.name = "runqlat",
+	.summary = "run-queue latency: wakeup or preemption -> on CPU, log2 histogram (bcc runqlat)",
+	.options = options,
+	.opts_size = sizeof(struct runqlat_opts),
+	.option = option,
+	.run = run,
+	.details =
+	"needs sched:sched_switch, and sched:sched_wakeup and sched_wakeup_new for wakeups\n"
+	"(ftrec triage records them). A wait runs from the task's first enqueue since its\n"
+	"last switch (a wakeup, or its switch-out while still runnable: preempted or\n"
+	"yielding) to its switch-in, as bcc runqlat measures. The idle tasks (pid 0) are\n"
+	"left out. A wait belongs to the slice by its switch-in (time, CPU, task).\n"
+	"Edges: a task whose first event in the capture is its switch-in has no wait (it\n"
+	"was queued before the capture began); a wait across lost events (on any CPU) is\n"
+	"left out and counted in a warning; -v says what else was left out and why.\n"
+	"\n"
+	"columns: histogram (CSV/JSON): [tid comm | pid comm | comm], low_us, high_us\n"
+	"  (low_us <= wait in whole us <= high_us), count; --summary: [group], count,\n"
+	"  total_ms, avg_us, p50_us, p90_us, p99_us (nearest rank), max_us.\n"
+	"SQL: `ftana sql FILE 'select * from runq_waits'` (docs/SQL.md).\n",
+};

@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: MIT */
+/* sched_common.c - shared by the scheduler reports and funclatency (sched_common.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/ftana.h"
+#include "analyze/text_escape.h"
+#include "reports/report_func.h"
+#include "reports/report_util.h"
+#include "reports/sched_common.h"
+
+static const char *const by_names[] = { [SCHED_BY_NONE] = NULL, [SCHED_BY_TID] = "tid",
+					[SCHED_BY_PID] = "pid", [SCHED_BY_COMM] = "comm" };
+
+int sched_parse_by(struct report_ctx *ctx, const char *arg, enum sched_by *by)
+{
+	for (int i = SCHED_BY_TID; i <= SCHED_BY_COMM; i++)
+		if (!strcmp(arg, by_names[i])) {
+			*by = i;
+			return 0;
+		}
+	return report_error(ctx, "bad --by '%s' (tid, pid or comm)", arg);
+}
+
+#define WAKEUP_COLUMNS "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, comm, field_pid, prio, " \
+		       "target_cpu"
+
+int sched_views(sqlite3 *db)
+{
+	if (!rf_has_table(db, "sched_switch"))
+		return 0;
+	if (ru_stand_in(db, "sched_wakeup", WAKEUP_COLUMNS) ||
+	    ru_stand_in(db, "sched_wakeup_new", WAKEUP_COLUMNS) ||
+	    ru_stand_in(db, "lost_events", "cpu, ts, count") ||
+	    ftana_exec_sql_file(db, "schema/reports/sched.sql"))
+		return -1;
+	return 0;
+}
+
+int sched_prepare(struct report_ctx *ctx)
+{
+	sqlite3 *db = ctx->db;
+
+	if (!rf_has_table(db, "sched_switch")) {
+		rf_missing(ctx->def->name, "sched_switch",
+			   ru_event_recorded(db, "sched", "sched_switch") ?
+			   "it recorded them, but none happened" :
+			   "record sched:sched_switch (and sched:sched_wakeup,sched_wakeup_new), "
+			   "e.g. with 'ftrec triage' or 'ftrec record -e sched:sched_switch,...'");
+		return FTANA_EXIT_ERROR;
+	}
+	if (sched_views(db) ||
+	    report_warn_lost(ctx, "SELECT min(ts), max(ts) FROM sched_switch"))
+		return FTANA_EXIT_ERROR;
+	return 0;
+}
+
+int sched_select(struct report_ctx *ctx, enum sched_by by, const char *sql_file)
+{
+	if (rf_setup(ctx->db) || rf_arg(ctx->db, "sched_by", by) ||
+	    ftana_exec_sql_file(ctx->db, sql_file) ||
+	    ftana_exec_sql_file(ctx->db, "schema/reports/sched_hist.sql"))
+		return -1;
+	return 0;
+}
+
+/* The group columns of a table: "grp AS tid, label AS comm, " or "" without --by. */
+static const char *group_columns(enum sched_by by)
+{
+	switch (by) {
+	case SCHED_BY_TID: return "grp AS tid, label AS comm, ";
+	case SCHED_BY_PID: return "grp AS pid, label AS comm, ";
+	case SCHED_BY_COMM: return "grp AS comm, ";
+	default: return "";
+	}
+}
+
+static int print_summary(struct report_ctx *ctx, enum sched_by by)
+{
+	/* text rounds what CSV/JSON give in full */
+	const char *sql = ctx->fmt == OUT_TEXT ?
+		"SELECT %scount, round(total_ms, 3) AS total_ms, round(avg_us, 1) AS avg_us, "
+		"round(p50_us, 1) AS p50_us, round(p90_us, 1) AS p90_us, round(p99_us, 1) AS p99_us, "
+		"round(max_us, 1) AS max_us FROM sched_sel_stats" :
+		"SELECT %scount, total_ms, avg_us, p50_us, p90_us, p99_us, max_us FROM sched_sel_stats";
+	char *q = sqlite3_mprintf(sql, group_columns(by));
+	int rc = q ? report_table(ctx, "summary", q) : report_error(ctx, "out of memory");
+
+	sqlite3_free(q);
+	return rc;
+}
+
+#define BCC_WIDTH 40
+
+/* Text: bcc's histogram, one per group, each after a "tid = 123 (comm)" line. */
+static int print_hist_text(struct report_ctx *ctx, enum sched_by by, const char *unit)
+{
+	sqlite3_stmt *st = ru_prepare(ctx->db, ctx->def->name,
+		"SELECT grp, label, low_us, high_us, count, max(count) OVER (PARTITION BY grp), "
+		"grp IS NOT lag(grp, 1, -1e300) OVER (ORDER BY grp, low_us) "
+		"FROM sched_sel_hist ORDER BY grp, low_us");
+	int step;
+
+	if (!st)
+		return -1;
+	if (ctx->tables++)
+		putchar('\n');
+	bool first = true;
+
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		long long count = sqlite3_column_int64(st, 4), max = sqlite3_column_int64(st, 5);
+
+		if (sqlite3_column_int(st, 6)) {
+			if (!first)
+				putchar('\n');
+			first = false;
+			if (by != SCHED_BY_NONE) {
+				/* the group and label come from the capture (comms): escaped */
+				printf("%s = ", by_names[by]);
+				text_fputs(stdout, (const char *)sqlite3_column_text(st, 0));
+				if (by != SCHED_BY_COMM && sqlite3_column_type(st, 1) != SQLITE_NULL) {
+					fputs(" (", stdout);
+					text_fputs(stdout, (const char *)sqlite3_column_text(st, 1));
+					putchar(')');
+				}
+				putchar('\n');
+			}
+			printf("     %-19s : count     distribution\n", unit);
+		}
+		int stars = max ? (int)(BCC_WIDTH * count / max) : 0;
+
+		printf("%10lld -> %-10lld : %-8lld |%-*.*s|\n", (long long)sqlite3_column_int64(st, 2),
+		       (long long)sqlite3_column_int64(st, 3), count, BCC_WIDTH, stars,
+		       "****************************************");
+	}
+	sqlite3_finalize(st);
+	if (first && step == SQLITE_DONE)
+		printf("(nothing measured in this slice)\n");
+	return step == SQLITE_DONE ? 0 : report_error(ctx, "%s", sqlite3_errmsg(ctx->db));
+}
+
+int sched_print_dist(struct report_ctx *ctx, enum sched_by by, bool summary, const char *unit)
+{
+	if (summary)
+		return print_summary(ctx, by);
+	if (ctx->fmt == OUT_TEXT)
+		return print_hist_text(ctx, by, unit);
+	char *q = sqlite3_mprintf("SELECT %slow_us, high_us, count FROM sched_sel_hist",
+				  group_columns(by));
+	int rc = q ? report_table(ctx, "histogram", q) : report_error(ctx, "out of memory");
+
+	sqlite3_free(q);
+	return rc;
+}
+
+int sched_note_statuses(struct report_ctx *ctx, const char *sql, const char *what)
+{
+	sqlite3_stmt *st;
+	int step;
+
+	st = ru_prepare(ctx->db, ctx->def->name, sql);
+	if (!st)
+		return -1;
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *status = (const char *)sqlite3_column_text(st, 0);
+
+		if (!status || !strcmp(status, "ok") || !sqlite3_column_int64(st, 1))
+			continue;
+		/* losses make a measurement wrong, not just absent: always said */
+		if (!strcmp(status, "lost_events"))
+			report_warn(ctx, "%lld %s left out: events were lost during them",
+				    (long long)sqlite3_column_int64(st, 1), what);
+		else if (ctx->verbose)
+			report_note(ctx, "%lld %s left out: %s", (long long)sqlite3_column_int64(st, 1),
+				    what, status);
+	}
+	sqlite3_finalize(st);
+	return step == SQLITE_DONE ? 0 : report_error(ctx, "%s", sqlite3_errmsg(ctx->db));
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sched_common.h - what the scheduler reports (runqlat, offcpu, cpudist, summary) and
+ * funclatency share: the scheduler views (schema/reports/sched.sql), --by, and the
+ * distribution output (a bcc-style log2 histogram or a table of statistics per group)
+ * over temp.sched_sel (schema/reports/sched_hist.sql).
+ */
+#ifndef SCHED_COMMON_H
+#define SCHED_COMMON_H
+
+#include <sqlite3.h>
+#include <stdbool.h>
+
+#include "reports/report_front.h"
+
+/* --by: the group column (temp.report_args sched_by: 0 none, 1 tid, 2 pid, 3 comm). */
+enum sched_by { SCHED_BY_NONE, SCHED_BY_TID, SCHED_BY_PID, SCHED_BY_COMM };
+
+/* The help line of --by and its parser ("tid", "pid" or "comm"). */
+#define SCHED_BY_HELP "one histogram (or --summary row) per thread (tid), process\n" \
+		      "(pid: its threads together) or command name (comm)"
+int sched_parse_by(struct report_ctx *ctx, const char *arg, enum sched_by *by);
+
+/*
+ * The scheduler views (oncpu, runq_waits, offcpu, ...) on db: stand-ins for the wakeup
+ * tables and lost_events a capture lacks, then sched.sql. Needs sched_switch.
+ */
+int sched_views(sqlite3 *db);
+
+/*
+ * For a report: sched_switch must be in the capture (else an error saying how to record
+ * it); the views; the lost-events warning over the scheduler events. 0 or an
+ * FTANA_EXIT_* status after the message.
+ */
+int sched_prepare(struct report_ctx *ctx);
+
+/* rf_setup + the report's own options for its SQL, then run SQL_FILE (which fills
+ * temp.sched_sel) and sched_hist.sql. 0 or -1 after an error. */
+int sched_select(struct report_ctx *ctx, enum sched_by by, const char *sql_file);
+
+/*
+ * Print temp.sched_sel: a log2 histogram per group (text: bcc's "usecs : count
+ * distribution" layout under UNIT; CSV/JSON: key "histogram", rows of group, label,
+ * low_us, high_us, count), or with summary the statistics table (key "summary").
+ * Returns 0 or -1.
+ */
+int sched_print_dist(struct report_ctx *ctx, enum sched_by by, bool summary, const char *unit);
+
+/* For SQL's rows (status, count): a warning for 'lost_events' (measurements dropped
+ * because events were lost during them), with -v a note for every other status but 'ok'. */
+int sched_note_statuses(struct report_ctx *ctx, const char *sql, const char *what);
+
+#endif
