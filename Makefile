@@ -45,7 +45,7 @@ RECORD_SRC  := $(filter-out record/main.c,$(wildcard record/*.c))
 # ftana's side is one library built from the stages of its data path (decode/,
 # import/, reports/) and the program's own files (analyze/): they call each other
 # both ways (reports print through analyze/print.c, analyze/ dispatches reports).
-ANALYZE_SRC := $(filter-out analyze/main.c,$(wildcard decode/*.c import/*.c reports/*.c analyze/*.c))
+ANALYZE_SRC := $(filter-out analyze/main.c,$(wildcard decode/*.c import/*.c reports/*.c analyze/*.c export/*.c))
 SQL_FILES   := $(sort $(wildcard schema/*.sql schema/reports/*.sql))
 UNIT_TESTS  := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 

@@ -4,6 +4,7 @@
 
 #include "analyze/diag.h"
 #include "analyze/ftana.h"
+#include "export/export.h"
 
 static const struct subcommand {
 	const char *name;
@@ -14,6 +15,7 @@ static const struct subcommand {
 	{ "info",   cmd_info,   "info FILE                             host, kernel, clock, events, losses" },
 	{ "sql",    cmd_sql,    "sql FILE 'SELECT ...' [--csv|--json]  run read-only SQL" },
 	{ "report", cmd_report, "report NAME [OPTIONS] FILE            canned reports (ftana report --help)" },
+	{ "convert", cmd_convert, "convert FILE.ftz -o OUT.dat           trace-cmd trace.dat (trace-cmd, KernelShark)" },
 };
 
 static void usage(FILE *out)

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: MIT
+/* out_file.c - temp file beside the output, renamed into place when complete (out_file.h). */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analyze/diag.h"
+#include "export/out_file.h"
+
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+int out_open(struct out_file *o, const char *path, const char *input)
+{
+	mode_t mask;
+	int fd;
+
+	*o = (struct out_file){ .path = path };
+	if (input && same_file(path, input)) {
+		ftana_error("%s: is the input: give another output name\n", path);
+		return -1;
+	}
+	if (asprintf(&o->tmp, "%s.XXXXXX", path) < 0) {
+		o->tmp = NULL;
+		ftana_error("out of memory\n");
+		return -1;
+	}
+	fd = mkstemp(o->tmp);
+	if (fd < 0) {
+		ftana_error("%s: cannot create: %s\n", path, strerror(errno));
+		free(o->tmp);
+		o->tmp = NULL;
+		return -1;
+	}
+	/* mkstemp makes 0600; the output is an ordinary file, as the umask says */
+	mask = umask(0);
+	umask(mask);
+	if (fchmod(fd, 0666 & ~mask) < 0 || !(o->f = fdopen(fd, "w+"))) {
+		ftana_error("%s: cannot create: %s\n", path, strerror(errno));
+		close(fd);
+		unlink(o->tmp);
+		free(o->tmp);
+		o->tmp = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+void out_abort(struct out_file *o)
+{
+	if (o->f)
+		fclose(o->f);
+	if (o->tmp) {
+		unlink(o->tmp);
+		free(o->tmp);
+	}
+	o->f = NULL;
+	o->tmp = NULL;
+}
+
+int out_commit(struct out_file *o)
+{
+	int err = 0;
+
+	if (fflush(o->f) || ferror(o->f) || fsync(fileno(o->f)))
+		err = errno ? errno : EIO;
+	if (fclose(o->f) && !err)
+		err = errno ? errno : EIO;
+	o->f = NULL;
+	if (!err && rename(o->tmp, o->path) < 0)
+		err = errno;
+	if (err) {
+		ftana_error("%s: cannot write: %s\n", o->path, strerror(err));
+		out_abort(o);
+		return -1;
+	}
+	free(o->tmp);
+	o->tmp = NULL;
+	return 0;
+}

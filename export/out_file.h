@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * out_file.h - how export/ writes what it makes (`ftana export`, `ftana convert`):
+ * into a temp file beside the final name, renamed over it only once complete, so a
+ * failed or killed run never leaves half a file under the name asked for; and
+ * never onto the input itself (same file by device and inode, a link included).
+ */
+#ifndef EXPORT_OUT_FILE_H
+#define EXPORT_OUT_FILE_H
+
+#include <stdio.h>
+
+struct out_file {
+	const char *path; /* the final name */
+	char *tmp;        /* the temp file beside it, until committed or aborted */
+	FILE *f;          /* open on tmp, for writing (seekable) */
+};
+
+/* Open a temp file for PATH; refuse PATH when it is INPUT. 0, or -1 after a one-line error. */
+int out_open(struct out_file *o, const char *path, const char *input);
+/* Flush, sync and rename into place. 0, or -1 after a one-line error (temp removed). */
+int out_commit(struct out_file *o);
+/* Close and remove the temp file (after an error). */
+void out_abort(struct out_file *o);
+
+#endif
