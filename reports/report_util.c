@@ -7,6 +7,7 @@
 
 #include "reports/report_func.h"
 #include "reports/report_util.h"
+#include "reports/snoop.h"
 
 static const char *input_file;
 
@@ -210,6 +211,7 @@ void report_sql_views(sqlite3 *db)
 	funccount_views(db); /* func_counts..., when the capture has function counts */
 	kprobe_views(db);    /* probe_hits (empty without probes) */
 	stacks_views(db);    /* stack_folded, when the capture has stacks */
+	snoop_views(db);     /* execs, opens, kills, io_sizes, syscall_calls (reports/snoop.c) */
 }
 
 static void regexp_free(void *p)

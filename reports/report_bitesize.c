@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report_bitesize.c - `ftana report bitesize`: a log2 histogram of block I/O request
+ * sizes per process (perf-tools' / bcc's bitesize), from block_rq_issue. SQL:
+ * schema/reports/bitesize.sql (the `io_sizes` view), bitesize_report.sql.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "analyze/ftana.h"
+#include "analyze/text_escape.h"
+#include "reports/report_front.h"
+#include "reports/snoop.h"
+
+static const struct report_option options[] = { { 0 } };
+
+#define BAR_WIDTH 40
+
+/* bcc's text: a header per process, then "low -> high : count |****|". */
+static int print_text(struct report_ctx *ctx)
+{
+	sqlite3_stmt *st;
+	int64_t last_pid = -1;
+	int step;
+
+	if (sqlite3_prepare_v2(ctx->db, "SELECT pid, comm, low_kb, high_kb, count, "
+			       "max(count) OVER (PARTITION BY pid) FROM bitesize_hist", -1, &st,
+			       NULL) != SQLITE_OK)
+		return report_error(ctx, "%s", sqlite3_errmsg(ctx->db));
+	ctx->tables++;
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t pid = sqlite3_column_int64(st, 0), count = sqlite3_column_int64(st, 4);
+		int64_t max = sqlite3_column_int64(st, 5);
+
+		if (pid != last_pid) {
+			if (last_pid != -1)
+				putchar('\n');
+			last_pid = pid;
+			printf("Process Name = ");
+			text_fputs(stdout, (const char *)sqlite3_column_text(st, 1)); /* from the capture */
+			printf(" (pid %lld)\n     %-19s : count     distribution\n", (long long)pid, "Kbytes");
+		}
+		int stars = max ? (int)(BAR_WIDTH * count / max) : 0;
+		printf("%10lld -> %-10lld : %-8lld |%-*.*s|\n", (long long)sqlite3_column_int64(st, 2),
+		       (long long)sqlite3_column_int64(st, 3), (long long)count, BAR_WIDTH, stars,
+		       "****************************************");
+	}
+	sqlite3_finalize(st);
+	return step == SQLITE_DONE ? 0 : report_error(ctx, "%s", sqlite3_errmsg(ctx->db));
+}
+
+static int run(struct report_ctx *ctx)
+{
+	static const char *const events[] = { "block:block_rq_issue" };
+	int rc = snoop_prepare(ctx, events, 1, "record with 'ftrec triage' or 'ftrec iolat'",
+			       "SELECT min(ts), max(ts) FROM block_rq_issue");
+
+	if (rc)
+		return rc;
+	if (snoop_select(ctx, "schema/reports/bitesize_report.sql"))
+		return FTANA_EXIT_ERROR;
+	if (ctx->fmt == OUT_TEXT)
+		return print_text(ctx) ? FTANA_EXIT_ERROR : FTANA_EXIT_OK;
+	return snoop_print(ctx, "histogram", "SELECT pid, comm, low_kb, high_kb, count, bytes "
+			   "FROM bitesize_hist");
+}
+
+const struct report_def report_bitesize_def = {
+	.name = "bitesize",
+	.summary = "block I/O size histogram per process (bitesize)",
+	.options = options,
+	.run = run,
+	.details =
+	"one count per block_rq_issue (the task that issued it: for buffered writes often a\n"
+	"kworker); a request belongs to the slice by that event (time, CPU, task).\n"
+	"0-byte requests (flushes) are left out.\n"
+	"columns (CSV/JSON): pid, comm, low_kb, high_kb (low_kb <= bytes / 1024 <= high_kb,\n"
+	"  log2 buckets 0 -> 1, 2 -> 3, 4 -> 7, ... up to the process's largest), count, bytes\n"
+	"SQL: `ftana sql FILE 'select * from io_sizes'` (docs/SQL.md).\n",
+};

@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report_iolatency.c - `ftana report iolatency`: perf-tools' iolatency, a log2 latency
+ * histogram per interval, here per disk too. A thin layer over iolat: its pairing (the
+ * `io` view), its selection and its -i intervals (iolat_report.sql) are reused as they
+ * are, run once per disk; schema/reports/iolatency_report.sql only collects the rows.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/ftana.h"
+#include "analyze/text_escape.h"
+#include "reports/report_front.h"
+#include "reports/report_func.h"
+#include "reports/report_util.h"
+#include "reports/snoop.h"
+
+struct iolatency_opts {
+	int64_t step_ns; /* -i, default 1 s */
+	bool queue;      /* -Q */
+};
+
+enum { OPT_INTERVAL, OPT_QUEUE };
+
+static const struct report_option options[] = {
+	[OPT_INTERVAL] = { "interval", 'i', "SECS", "interval length (default 1 s)" },
+	[OPT_QUEUE] = { NULL, 'Q', NULL, "measure from the insert into the I/O scheduler\n"
+			"(iolatency -Q)" },
+	{ 0 }
+};
+
+static int option(struct report_ctx *ctx, int index, const char *arg)
+{
+	struct iolatency_opts *o = ctx->opts;
+	double secs;
+
+	if (index == OPT_QUEUE) {
+		o->queue = true;
+		return 0;
+	}
+	/* iolat -i's bounds, for the same reasons (report_iolat.c) */
+	if (report_number(ctx, "-i", arg, 0.001, &secs))
+		return -1;
+	if (secs > 1e8)
+		return report_error(ctx, "bad -i '%s' (at most 100000000 s)", arg);
+	o->step_ns = (int64_t)(secs * 1e9 + 0.5);
+	return 0;
+}
+
+/* iolat's intervals of one disk, appended to temp.iolatency_rows. */
+static int one_disk(struct report_ctx *ctx, int64_t dev)
+{
+	const struct iolatency_opts *o = ctx->opts;
+	sqlite3 *db = ctx->db;
+
+	if (rf_arg(db, "iolat_dev", dev) || ftana_exec_sql_file(db, "schema/reports/iolat_report.sql"))
+		return -1;
+	sqlite3_stmt *st;
+	int64_t n = 0;
+	if (sqlite3_prepare_v2(db, "SELECT n FROM iolat_window", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (n > 100000)
+		return report_error(ctx, "-i: %lld intervals: at most 100000 (a longer -i, or "
+				    "--since/--until)", (long long)n);
+	(void)o;
+	return ru_exec(db, "iolatency", "INSERT INTO temp.iolatency_rows SELECT "
+		       "(SELECT min(disk) FROM iolat_sel), k, start_ts, end_ts, low_ms, high_ms, count "
+		       "FROM iolat_intervals WHERE EXISTS (SELECT 1 FROM iolat_sel)");
+}
+
+#define BAR_WIDTH 38
+
+static int print_text(struct report_ctx *ctx)
+{
+	sqlite3_stmt *st;
+	int64_t k = -1;
+	const unsigned char *last_disk = NULL;
+	char *disk_seen = NULL;
+	int step;
+
+	if (sqlite3_prepare_v2(ctx->db, "SELECT k, report_ts(end_ts), disk, low_ms, high_ms, count, "
+			       "max(count) OVER (PARTITION BY k, disk) FROM iolatency_rows "
+			       "ORDER BY k, disk, low_ms", -1, &st, NULL) != SQLITE_OK)
+		return report_error(ctx, "%s", sqlite3_errmsg(ctx->db));
+	ctx->tables++;
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *disk = (const char *)sqlite3_column_text(st, 2);
+		int64_t count = sqlite3_column_int64(st, 5), max = sqlite3_column_int64(st, 6);
+
+		if (k != sqlite3_column_int64(st, 0) || !disk_seen || !disk || strcmp(disk_seen, disk)) {
+			k = sqlite3_column_int64(st, 0);
+			free(disk_seen);
+			disk_seen = strdup(disk ? disk : "?");
+			putchar('\n');
+			if (sqlite3_column_type(st, 1) == SQLITE_FLOAT)
+				printf("%.6f", sqlite3_column_double(st, 1));
+			else
+				text_fputs(stdout, (const char *)sqlite3_column_text(st, 1));
+			printf(" disk ");
+			text_fputs(stdout, disk_seen);
+			printf(":\n%8s .. %-8s: %-8s |%-38s|\n", ">=(ms)", "<(ms)", "I/O", "Distribution");
+		}
+		int bars = max ? (int)((BAR_WIDTH * count + max - 1) / max) : 0;
+		printf("%8lld -> %-8lld: %-8lld |%-*.*s|\n", (long long)sqlite3_column_int64(st, 3),
+		       (long long)sqlite3_column_int64(st, 4), (long long)count, BAR_WIDTH, bars,
+		       "######################################");
+	}
+	(void)last_disk;
+	free(disk_seen);
+	sqlite3_finalize(st);
+	return step == SQLITE_DONE ? 0 : report_error(ctx, "%s", sqlite3_errmsg(ctx->db));
+}
+
+static int run(struct report_ctx *ctx)
+{
+	const struct iolatency_opts *o = ctx->opts;
+	sqlite3 *db = ctx->db;
+	sqlite3_stmt *st;
+	int step;
+
+	if (!rf_has_table(db, "block_rq_issue") || !rf_has_table(db, "block_rq_complete"))
+		return rf_missing("iolatency", "block_rq_complete", "record with 'ftrec triage' or "
+				  "'ftrec iolat' while the disk does I/O");
+	if (iolat_views(db) || report_warn_lost(ctx, "SELECT min(ts), max(ts) FROM io_rq") ||
+	    rf_setup(db) || rf_arg(db, "iolat_queue", o->queue) || rf_arg(db, "iolat_by", 1) ||
+	    rf_arg(db, "iolat_step_ns", o->step_ns ? o->step_ns : 1000000000) ||
+	    ftana_exec_sql_file(db, "schema/reports/iolatency_report.sql"))
+		return FTANA_EXIT_ERROR;
+	if (sqlite3_prepare_v2(db, "SELECT DISTINCT dev FROM io ORDER BY dev", -1, &st, NULL) != SQLITE_OK)
+		return report_error(ctx, "%s", sqlite3_errmsg(db)), FTANA_EXIT_ERROR;
+	/* every disk's rows first (one_disk re-runs iolat's SQL), then one table */
+	int64_t *devs = NULL;
+	size_t n = 0;
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t *more = realloc(devs, (n + 1) * sizeof(*devs));
+		if (!more)
+			break;
+		devs = more;
+		devs[n++] = sqlite3_column_int64(st, 0);
+	}
+	sqlite3_finalize(st);
+	int rc = 0;
+	for (size_t i = 0; !rc && i < n; i++)
+		rc = one_disk(ctx, devs[i]);
+	free(devs);
+	if (rc)
+		return FTANA_EXIT_ERROR;
+	if (ctx->fmt == OUT_TEXT)
+		return print_text(ctx) ? FTANA_EXIT_ERROR : FTANA_EXIT_OK;
+	return snoop_print(ctx, "intervals", "SELECT report_ts(start_ts) AS start%s, "
+			   "report_ts(end_ts) AS end%s, disk, low_ms, high_ms, count "
+			   "FROM iolatency_rows ORDER BY k, disk, low_ms");
+}
+
+const struct report_def report_iolatency_def = {
+	.name = "iolatency",
+	.summary = "block I/O latency histograms per interval and per disk (iolatency)",
+	.options = options,
+	.opts_size = sizeof(struct iolatency_opts),
+	.option = option,
+	.run = run,
+	.details =
+	"'ftana report iolat -i SECS' per disk: the same pairing, buckets (latency <= 1 ms,\n"
+	"then low_ms < latency <= high_ms) and slice (an I/O by its start event: the issue,\n"
+	"or the insert with -Q). Every interval of a disk with I/O in the slice is listed,\n"
+	"empty or not.\n"
+	"columns (CSV/JSON): start_s, end_s (start_wall/end_wall with --wall), disk\n"
+	"  (\"MAJ,MIN\"), low_ms, high_ms, count\n"
+	"SQL: the `io` view (docs/SQL.md, iolat).\n",
+};

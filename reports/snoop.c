@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * snoop.c - the triage reports' shared part (snoop.h). The SQL is in schema/reports/
+ * (snoop_names.sql, execsnoop.sql, ...); the one thing built here in C is
+ * temp.syscall_events, because its branches are the capture's syscall event tables,
+ * whose names only event_types knows.
+ */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/ftana.h"
+#include "reports/report_func.h"
+#include "reports/snoop.h"
+#include "reports/report_util.h"
+
+/* Stand-ins: the columns each view reads, for a capture without the event. */
+static const struct { const char *table, *columns; } stand_ins[] = {
+	{ "sched_process_exec", "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, filename, field_pid, old_pid" },
+	{ "sched_process_fork", "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, parent_comm, parent_pid, "
+				"child_comm, child_pid" },
+	{ "sched_process_exit", "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, comm, field_pid, prio" },
+	{ "signal_generate", "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, sig, errno, code, comm, "
+			     "field_pid, \"group\", result" },
+	{ "block_rq_issue", "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, dev, sector, nr_sector, "
+			    "bytes, rwbs, comm, cmd" },
+	{ "sys_enter_exit_group", "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, __syscall_nr, error_code" },
+	{ "sys_enter_exit", "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, __syscall_nr, error_code" },
+	{ "sys_enter_openat", "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, __syscall_nr, dfd, filename, "
+			      "flags, mode" },
+	{ "sys_enter_open", "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, __syscall_nr, filename, flags, mode" },
+	{ "lost_events", "cpu, ts, count" },
+};
+
+/* Does TABLE have a column COLUMN? */
+static bool has_column(sqlite3 *db, const char *table, const char *column)
+{
+	sqlite3_stmt *st;
+	bool found = false;
+
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM pragma_table_info(?1) WHERE name = ?2", -1, &st,
+			       NULL) != SQLITE_OK)
+		return false;
+	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, column, -1, SQLITE_STATIC);
+	found = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return found;
+}
+
+/* SQLite refuses a compound SELECT of more than 500 branches; a capture of every
+ * syscall has ~700 tables: chains of at most this many, joined as subqueries. */
+#define CHAIN 200
+
+/*
+ * temp.syscall_events(id, ts, cpu, pid, syscall, is_exit, ret): one branch per
+ * syscalls:sys_enter_NAME / sys_exit_NAME table of the capture, syscall = NAME as the
+ * kernel's format names it. A table name is quoted, NAME bound as a literal by %Q.
+ */
+static int syscall_events_view(sqlite3 *db)
+{
+	sqlite3_stmt *st;
+	sqlite3_str *sql = sqlite3_str_new(db);
+	int n = 0, step;
+
+	if (sqlite3_prepare_v2(db, "SELECT name, table_name FROM event_types "
+			       "WHERE system = 'syscalls' AND table_name IS NOT NULL "
+			       "AND (name GLOB 'sys_enter_?*' OR name GLOB 'sys_exit_?*') ORDER BY type_id",
+			       -1, &st, NULL) != SQLITE_OK) {
+		sqlite3_free(sqlite3_str_finish(sql));
+		/* a database without event_types (hand-made): no syscall events */
+		return ru_exec(db, "syscount", "CREATE TEMP VIEW IF NOT EXISTS syscall_events AS SELECT "
+			       "NULL AS id, NULL AS ts, NULL AS cpu, NULL AS pid, NULL AS syscall, "
+			       "NULL AS is_exit, NULL AS ret WHERE 0");
+	}
+	sqlite3_str_appendall(sql, "DROP VIEW IF EXISTS temp.syscall_events;\n"
+			      "CREATE TEMP VIEW syscall_events AS SELECT * FROM (");
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		const char *table = (const char *)sqlite3_column_text(st, 1);
+		bool is_exit = !strncmp(name, "sys_exit_", 9);
+
+		if (n)
+			sqlite3_str_appendall(sql, n % CHAIN ? "\nUNION ALL " : ")\nUNION ALL SELECT * FROM (");
+		sqlite3_str_appendf(sql, "SELECT id, ts, cpu, pid, %Q AS syscall, %d AS is_exit, %s AS ret "
+				    "FROM \"%w\"", name + (is_exit ? 9 : 10), is_exit,
+				    is_exit && has_column(db, table, "ret") ? "ret" : "NULL", table);
+		n++;
+	}
+	sqlite3_finalize(st);
+	if (!n)
+		sqlite3_str_appendall(sql, "SELECT NULL AS id, NULL AS ts, NULL AS cpu, NULL AS pid, "
+				      "NULL AS syscall, NULL AS is_exit, NULL AS ret WHERE 0");
+	sqlite3_str_appendall(sql, ")");
+	char *text = sqlite3_str_finish(sql);
+	int rc = step == SQLITE_DONE && text ? ru_exec(db, "syscount", text) : -1;
+
+	sqlite3_free(text);
+	return rc;
+}
+
+int snoop_views(sqlite3 *db)
+{
+	for (size_t i = 0; i < sizeof(stand_ins) / sizeof(stand_ins[0]); i++)
+		if (ru_stand_in(db, stand_ins[i].table, stand_ins[i].columns))
+			return -1;
+	if (syscall_events_view(db) ||
+	    ftana_exec_sql_file(db, "schema/reports/snoop_names.sql") ||
+	    ftana_exec_sql_file(db, "schema/reports/execsnoop.sql") ||
+	    ftana_exec_sql_file(db, "schema/reports/killsnoop.sql") ||
+	    ftana_exec_sql_file(db, "schema/reports/syscount.sql") ||
+	    ftana_exec_sql_file(db, "schema/reports/opensnoop.sql") ||
+	    ftana_exec_sql_file(db, "schema/reports/bitesize.sql"))
+		return -1;
+	return 0;
+}
+
+int snoop_prepare(struct report_ctx *ctx, const char *const *events, size_t nr_events,
+		  const char *hint, const char *range_sql)
+{
+	bool recorded = false;
+
+	for (size_t i = 0; i < nr_events && !recorded; i++) {
+		char sys[64];
+		const char *colon = strchr(events[i], ':');
+
+		snprintf(sys, sizeof(sys), "%.*s", (int)(colon - events[i]), events[i]);
+		recorded = ru_event_recorded(ctx->db, sys, colon + 1) || rf_has_table(ctx->db, colon + 1);
+	}
+	if (nr_events && !recorded) {
+		report_error(ctx, "this capture did not record %s (%s)", events[0], hint);
+		return FTANA_EXIT_ERROR;
+	}
+	if (snoop_views(ctx->db) || rf_setup(ctx->db) ||
+	    (range_sql && report_warn_lost(ctx, range_sql)))
+		return FTANA_EXIT_ERROR;
+	return 0;
+}
+
+int snoop_select(struct report_ctx *ctx, const char *sql_file)
+{
+	return ftana_exec_sql_file(ctx->db, sql_file) ? -1 : 0;
+}
+
+int snoop_print(struct report_ctx *ctx, const char *key, const char *select_sql)
+{
+	char *sql = sqlite3_mprintf(select_sql, report_ts_suffix(ctx), report_ts_suffix(ctx));
+	int rc = sql ? report_table(ctx, key, sql) : report_error(ctx, "out of memory");
+
+	sqlite3_free(sql);
+	return rc ? FTANA_EXIT_ERROR : FTANA_EXIT_OK;
+}

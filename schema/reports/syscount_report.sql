@@ -1,0 +1,29 @@
+-- syscount_report.sql: `ftana report syscount` within the slice (after syscount.sql).
+-- A call belongs to the slice by its entry: ts, cpu, thread. Its exit may lie after
+-- --until. Grouped by temp.report_args syscount_by: 0 syscall (default), 1 process
+-- (pid, comm), 2 syscall and process.
+--   calls     entries in the slice
+--   errors    of those, the ones that returned an error (ret -4095..-1)
+--   total_ms  the sum of paired durations (entry to exit), ms
+--   avg_us    total / paired calls, us
+--   unpaired  entries without their exit (never returned, or a loss)
+DROP TABLE IF EXISTS temp.syscount_sel;
+DROP VIEW IF EXISTS temp.syscount_groups;
+
+CREATE TEMP TABLE syscount_sel AS
+SELECT * FROM syscall_calls
+WHERE id BETWEEN (SELECT lo_id FROM temp.slice) AND (SELECT hi_id FROM temp.slice)
+  AND in_slice(ts, cpu, tid)
+  AND coalesce((SELECT value FROM temp.report_args WHERE key = 'syscount_errors'), 0) IN (0, errno IS NOT NULL);
+
+CREATE TEMP VIEW syscount_groups AS
+WITH args AS (SELECT coalesce((SELECT value FROM temp.report_args WHERE key = 'syscount_by'), 0) AS by)
+SELECT CASE WHEN by IN (0, 2) THEN syscall END AS syscall,
+       CASE WHEN by IN (1, 2) THEN pid END AS pid,
+       CASE WHEN by IN (1, 2) THEN comm END AS comm,
+       count(*) AS calls, count(errno) AS errors,
+       sum(dur_ns) / 1e6 AS total_ms, avg(dur_ns) / 1e3 AS avg_us,
+       count(*) - count(exit_id) AS unpaired
+FROM syscount_sel, args
+GROUP BY CASE WHEN by IN (0, 2) THEN syscall END, CASE WHEN by IN (1, 2) THEN pid END
+ORDER BY calls DESC, total_ms DESC, syscall, pid;
