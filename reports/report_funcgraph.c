@@ -3,7 +3,8 @@
  * report_funcgraph.c - `ftana report funcgraph`: function_graph captures as the kernel
  * prints them -- per thread (default), or all CPUs merged in time order with the
  * kernel's context-switch markers (--time-order) -- as one aggregated call tree
- * (--tree), or as folded stacks (--folded). perf-tools funcgraph's -m, -t, -P, -D
+ * (--tree), as folded stacks (--folded), or as a flame graph of call time (--svg,
+ * reports/flame.c). perf-tools funcgraph's -m, -t, -P, -D
  * and -H shape the text. CSV/JSON carry the selected calls' rows.
  * SQL: the `calls` view of the whole capture (reports/funcgraph_calls.c builds its
  * rows, schema/reports/funcgraph_calls.sql), sliced in schema/reports/funcgraph_report.sql.
@@ -13,6 +14,7 @@
 
 #include "analyze/ftana.h"
 #include "analyze/text_escape.h"
+#include "reports/flame.h"
 #include "reports/funcgraph_print.h"
 #include "reports/report_front.h"
 #include "reports/report_func.h"
@@ -24,9 +26,12 @@ struct funcgraph_opts {
 	int views;        /* how many view options were given */
 	double max_depth; /* -m; 0: none */
 	bool times, procs, no_duration;
+	bool svg;
+	const char *out, *min_width; /* --svg's -o and --min-width, NULL: not given */
 };
 
-enum { OPT_DEPTH, OPT_TIMES, OPT_PROCS, OPT_NO_DURATION, OPT_TIME_ORDER, OPT_TREE, OPT_FOLDED };
+enum { OPT_DEPTH, OPT_TIMES, OPT_PROCS, OPT_NO_DURATION, OPT_TIME_ORDER, OPT_TREE, OPT_FOLDED,
+       OPT_SVG, OPT_OUT, OPT_MIN_WIDTH };
 
 static const struct report_option options[] = {
 	[OPT_DEPTH] = { "max-depth", 'm', "DEPTH", "only calls at depth below DEPTH (1: the graphed functions\n"
@@ -38,6 +43,13 @@ static const struct report_option options[] = {
 			     "with its context-switch markers (default: per thread)" },
 	[OPT_TREE] = { "tree", 0, NULL, "one aggregated call tree (count, total and self time)" },
 	[OPT_FOLDED] = { "folded", 0, NULL, "folded stacks weighted by self time (flame graph input)" },
+	[OPT_SVG] = { "svg", 0, NULL, "a flame graph of call time: one interactive SVG, a frame's\n"
+		      "width its calls' total (inclusive) duration (hover: name,\n"
+		      "time, percent, calls; click: zoom; Search/Ctrl-F, Esc)" },
+	[OPT_OUT] = { "output", 'o', "OUT", "--svg: write to OUT (through a temp file beside it,\n"
+		      "renamed when complete); default: standard output" },
+	[OPT_MIN_WIDTH] = { "min-width", 0, "PX", "--svg: leave out frames narrower than PX (default 0.1;\n"
+			    "0 draws every frame)" },
 	{ 0 }
 };
 
@@ -58,6 +70,9 @@ static int option(struct report_ctx *ctx, int index, const char *arg)
 	case OPT_TIME_ORDER: o->view = VIEW_TIME; o->views++; break;
 	case OPT_TREE: o->view = VIEW_TREE; o->views++; break;
 	case OPT_FOLDED: o->view = VIEW_FOLDED; o->views++; break;
+	case OPT_SVG: o->svg = true; break;
+	case OPT_OUT: o->out = arg; break;
+	case OPT_MIN_WIDTH: o->min_width = arg; break;
 	}
 	return 0;
 }
@@ -68,7 +83,41 @@ static int check(struct report_ctx *ctx)
 
 	if (o->views > 1)
 		return report_error(ctx, "--time-order, --tree and --folded are different views: give one");
-	return 0;
+	return flame_check(ctx, o->svg, !o->views ? NULL : o->view == VIEW_TIME ? "--time-order" :
+			   o->view == VIEW_TREE ? "--tree" : "--folded", o->out, o->min_width);
+}
+
+/*
+ * --svg: the call tree of --tree as a flame graph, a frame's width its calls' total
+ * duration (fg_paths: one row per selected call with its path; char(1) separates the
+ * frames of sortkey, as no function name holds it). A call without a return adds
+ * no time.
+ */
+static int print_svg(struct report_ctx *ctx, const struct funcgraph_opts *o)
+{
+	struct flame *fl = flame_new(FLAME_INCLUSIVE);
+	sqlite3_stmt *st = NULL;
+	int step = SQLITE_NOMEM, rc = -1;
+
+	if (sqlite3_prepare_v2(ctx->db, "SELECT sortkey, count(*), coalesce(sum(dur_ns), 0) "
+			       "FROM fg_paths GROUP BY sortkey", -1, &st, NULL) != SQLITE_OK)
+		step = SQLITE_ERROR;
+	while (fl && st && (step = sqlite3_step(st)) == SQLITE_ROW)
+		if (flame_add(fl, (const char *)sqlite3_column_text(st, 0), '\1',
+			      sqlite3_column_int64(st, 2), sqlite3_column_int64(st, 1))) {
+			step = SQLITE_NOMEM;
+			break;
+		}
+	sqlite3_finalize(st);
+	if (step == SQLITE_DONE) {
+		struct flame_style style = { .title = "Flame graph: function call time", .time = 1 };
+
+		rc = flame_report(ctx, fl, &style, o->out, o->min_width);
+	} else {
+		report_error(ctx, "%s", step == SQLITE_NOMEM ? "out of memory" : sqlite3_errmsg(ctx->db));
+	}
+	flame_free(fl);
+	return rc;
 }
 
 /* The kernel pads the CPU column to the digits of the highest CPU number. */
@@ -212,6 +261,8 @@ static int run(struct report_ctx *ctx)
 	    (o->max_depth > 0 && rf_arg(db, "max_depth", (int64_t)o->max_depth)) ||
 	    ftana_exec_sql_file(db, "schema/reports/funcgraph_report.sql"))
 		return FTANA_EXIT_ERROR;
+	if (o->svg)
+		return print_svg(ctx, o) ? FTANA_EXIT_ERROR : FTANA_EXIT_OK;
 	switch (o->view) {
 	case VIEW_TREE:
 		/* text: the function indented 2 per level, times as the kernel's (3 decimals) */
@@ -245,5 +296,7 @@ const struct report_def report_funcgraph_def = {
 		   "cpu, exit_cpu, comm, pid, depth, func, dur_ns (the kernel's rettime - calltime),\n"
 		   "dur_us, parent_id, flags (1 no entry, 2 no return, 4 events lost inside),\n"
 		   "start_ts, end_ts (ns); --tree: count, total_us, self_us, func, partial, level,\n"
-		   "path; --folded: stack, self_ns. docs/SQL.md: the calls view.\n",
+		   "path; --folded: stack, self_ns. docs/SQL.md: the calls view.\n"
+		   "--svg: frames are --tree's nodes (a root below unknown callers under \"[unknown]\");\n"
+		   "the #flame group carries data-total and data-omitted (ns), each frame data-v (ns).\n",
 };

@@ -3,7 +3,8 @@
  * report_funcslower.c - `ftana report funcslower`: one row per slow call (CPU,
  * duration, function; -t adds the time, -P the process, as perf-tools funcslower's
  * options did), with --graph the kernel's function_graph return lines as perf-tools
- * funcslower prints them, or with --hist a log2 histogram of the durations.
+ * funcslower prints them, with --hist a log2 histogram of the durations, or with
+ * --heatmap a heat map of them over time (reports/heatmap.c).
  * SQL: schema/reports/funcslower.sql (the slow_calls view, also for `ftana sql`).
  */
 #include <stdio.h>
@@ -11,14 +12,16 @@
 #include "analyze/ftana.h"
 #include "analyze/text_escape.h"
 #include "reports/funcgraph_print.h"
+#include "reports/heatmap.h"
 #include "reports/report_front.h"
 #include "reports/report_func.h"
 
 struct funcslower_opts {
-	bool times, procs, hist, graph;
+	bool times, procs, hist, graph, heatmap;
+	const char *out, *col; /* --heatmap's -o and --col, NULL: not given */
 };
 
-enum { OPT_TIMES, OPT_PROCS, OPT_HIST, OPT_GRAPH };
+enum { OPT_TIMES, OPT_PROCS, OPT_HIST, OPT_GRAPH, OPT_HEATMAP, OPT_OUT, OPT_COL };
 
 static const struct report_option options[] = {
 	[OPT_TIMES] = { NULL, 't', NULL, "text: add the time column (ts_s; ts_wall with --wall)" },
@@ -26,6 +29,13 @@ static const struct report_option options[] = {
 	[OPT_HIST]  = { "hist", 0, NULL, "a log2 histogram of the durations instead of the calls" },
 	[OPT_GRAPH] = { "graph", 0, NULL, "text: the kernel's function_graph return lines, as\n"
 			"perf-tools funcslower prints them (-t, -P, -H apply)" },
+	[OPT_HEATMAP] = { "heatmap", 0, NULL, "a duration heat map (SVG) instead of the calls: x the\n"
+			  "return's time in columns of --col, y the duration in log2\n"
+			  "buckets, colour the calls in the cell; row totals, legend" },
+	[OPT_OUT] = { "output", 'o', "OUT", "--heatmap: write to OUT (through a temp file beside it,\n"
+		      "renamed when complete); default: standard output" },
+	[OPT_COL] = { "col", 0, "SECS", "--heatmap: column width (default: a round width giving\n"
+		      "at most 100 columns; at most 5000 columns)" },
 	{ 0 }
 };
 
@@ -38,6 +48,9 @@ static int option(struct report_ctx *ctx, int index, const char *arg)
 	case OPT_PROCS: o->procs = true; break;
 	case OPT_HIST: o->hist = true; break;
 	case OPT_GRAPH: o->graph = true; break;
+	case OPT_HEATMAP: o->heatmap = true; break;
+	case OPT_OUT: o->out = arg; break;
+	case OPT_COL: o->col = arg; break;
 	}
 	return 0;
 }
@@ -48,7 +61,35 @@ static int check(struct report_ctx *ctx)
 
 	if (o->graph && o->hist)
 		return report_error(ctx, "--graph and --hist are different views: give one");
-	return 0;
+	return heatmap_check(ctx, o->heatmap, o->hist ? "--hist" : o->graph ? "--graph" : NULL,
+			     o->out, o->col);
+}
+
+/* --heatmap: the selected calls by return time and duration. */
+static int print_heatmap(struct report_ctx *ctx, const struct funcslower_opts *o)
+{
+	struct heatmap *hm = heatmap_new();
+	sqlite3_stmt *st = NULL;
+	int step = SQLITE_NOMEM, rc = -1;
+
+	if (sqlite3_prepare_v2(ctx->db, "SELECT ts, dur_ns FROM funcslower_sel", -1, &st, NULL) != SQLITE_OK)
+		step = SQLITE_ERROR;
+	while (hm && st && (step = sqlite3_step(st)) == SQLITE_ROW)
+		if (heatmap_add(hm, sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1))) {
+			step = SQLITE_NOMEM;
+			break;
+		}
+	sqlite3_finalize(st);
+	if (step == SQLITE_DONE) {
+		struct heatmap_style style = { .title = "Slow function calls", .what = "calls",
+					       .y_name = "duration", .x_name = "return" };
+
+		rc = heatmap_report(ctx, hm, &style, o->col, o->out);
+	} else {
+		report_error(ctx, "%s", step == SQLITE_NOMEM ? "out of memory" : sqlite3_errmsg(ctx->db));
+	}
+	heatmap_free(hm);
+	return rc;
 }
 
 /*
@@ -117,6 +158,8 @@ static int run(struct report_ctx *ctx)
 	if (report_warn_lost(ctx, "SELECT min(ts), max(ts) FROM events") || funcslower_views(db) ||
 	    ftana_exec_sql_file(db, "schema/reports/funcslower_report.sql"))
 		return FTANA_EXIT_ERROR;
+	if (o->heatmap)
+		return print_heatmap(ctx, o) ? FTANA_EXIT_ERROR : FTANA_EXIT_OK;
 	if (o->hist)
 		return report_table(ctx, "histogram", "SELECT * FROM funcslower_hist") ?
 		       FTANA_EXIT_ERROR : FTANA_EXIT_OK;
@@ -147,5 +190,7 @@ const struct report_def report_funcslower_def = {
 		   "columns (CSV/JSON carry all of them): ts_s (trace clock, s), cpu, comm, pid,\n"
 		   "dur_us (the kernel's own rettime - calltime, us), func, dur_ns, depth, id (the\n"
 		   "return event); --hist: low_us, high_us, count (and a bar in text). --graph is a\n"
-		   "text view: with --csv/--json it gives the rows.\n",
+		   "text view: with --csv/--json it gives the rows.\n"
+		   "--heatmap: the #heatmap group carries data-total (calls), data-columns,\n"
+		   "data-col-ns; each cell data-n (its calls): the rows of the listing.\n",
 };

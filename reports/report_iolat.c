@@ -5,13 +5,14 @@
  * log2 histogram (bcc biolatency) and per-interval histograms (perf-tools iolatency).
  * The pairing is schema/reports/iolat.sql (the `io` view, also there for `ftana sql`);
  * the selection within the slice, the summary and the histograms are
- * schema/reports/iolat_report.sql. This file only prints.
+ * schema/reports/iolat_report.sql. This file only prints (--heatmap: reports/heatmap.c).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyze/ftana.h"
 #include "analyze/text_escape.h"
+#include "reports/heatmap.h"
 #include "reports/report_front.h"
 #include "reports/report_func.h"
 #include "reports/report_util.h"
@@ -31,9 +32,12 @@ struct iolat_opts {
 	int64_t dev;        /* -D: kernel dev_t (major << 20 | minor), -1 every disk */
 	bool has_dev;
 	int64_t step_ns;    /* -i: interval length, 0 none */
+	bool heatmap;       /* --heatmap */
+	const char *out, *col; /* its -o and --col, NULL: not given */
 };
 
-enum { OPT_QUEUE, OPT_START, OPT_END, OPT_DEV, OPT_SUMMARY, OPT_HIST, OPT_BY, OPT_INTERVAL };
+enum { OPT_QUEUE, OPT_START, OPT_END, OPT_DEV, OPT_SUMMARY, OPT_HIST, OPT_BY, OPT_INTERVAL,
+       OPT_HEATMAP, OPT_OUT, OPT_COL };
 
 static const struct report_option options[] = {
 	[OPT_QUEUE] = { NULL, 'Q', NULL, "measure from the insert into the I/O scheduler (LATms as\n"
@@ -49,6 +53,13 @@ static const struct report_option options[] = {
 		     "disk and type, column disk_type)" },
 	[OPT_INTERVAL] = { "interval", 'i', "SECS", "one latency histogram per SECS of the capture\n"
 			   "(perf-tools iolatency) instead of the listing" },
+	[OPT_HEATMAP] = { "heatmap", 0, NULL, "a latency heat map (SVG) instead of the listing: x the\n"
+			  "I/O's start in columns of --col, y its latency in log2\n"
+			  "buckets, colour the I/Os in the cell; row totals, legend" },
+	[OPT_OUT] = { "output", 'o', "OUT", "--heatmap: write to OUT (through a temp file beside it,\n"
+		      "renamed when complete); default: standard output" },
+	[OPT_COL] = { "col", 0, "SECS", "--heatmap: column width (default: a round width giving\n"
+		      "at most 100 columns; at most 5000 columns)" },
 	{ 0 }
 };
 
@@ -107,6 +118,9 @@ static int option(struct report_ctx *ctx, int index, const char *arg)
 			return report_error(ctx, "bad -i '%s' (at most 100000000 s)", arg);
 		o->step_ns = (int64_t)(secs * 1e9 + 0.5);
 		break;
+	case OPT_HEATMAP: o->heatmap = true; break;
+	case OPT_OUT: o->out = arg; break;
+	case OPT_COL: o->col = arg; break;
 	}
 	return 0;
 }
@@ -126,7 +140,8 @@ static int check(struct report_ctx *ctx)
 				    "(or --json for several)");
 	if (o->by_given && !o->summary && !o->hist)
 		return report_error(ctx, "--by groups --summary and --hist: give one of them");
-	return 0;
+	return heatmap_check(ctx, o->heatmap, o->summary ? "--summary" : o->hist ? "--hist" :
+			     o->step_ns ? "-i" : NULL, o->out, o->col);
 }
 
 /* The capture's tables as iolat.sql reads them, stand-ins for the optional ones. */
@@ -430,6 +445,33 @@ static int print_intervals(struct report_ctx *ctx)
 	return each_row(ctx, st, interval_row, &k);
 }
 
+/* --heatmap: the selected I/Os by start time and latency (-Q: from the insert). */
+static int print_heatmap(struct report_ctx *ctx)
+{
+	const struct iolat_opts *o = ctx->opts;
+	struct heatmap *hm = heatmap_new();
+	sqlite3_stmt *st = prepare(ctx, "SELECT start_ts, lat_ns FROM iolat_sel");
+	int step = SQLITE_NOMEM, rc = -1;
+
+	while (hm && st && (step = sqlite3_step(st)) == SQLITE_ROW)
+		if (heatmap_add(hm, sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1))) {
+			step = SQLITE_NOMEM;
+			break;
+		}
+	sqlite3_finalize(st);
+	if (step == SQLITE_DONE) {
+		struct heatmap_style style = { .title = o->queue ? "I/O latency from insert (-Q)" :
+					       "I/O latency", .what = "I/Os", .y_name = "latency",
+					       .x_name = o->queue ? "insert" : "issue" };
+
+		rc = heatmap_report(ctx, hm, &style, o->col, o->out);
+	} else if (st) {
+		report_error(ctx, "%s", step == SQLITE_NOMEM ? "out of memory" : sqlite3_errmsg(ctx->db));
+	}
+	heatmap_free(hm);
+	return rc;
+}
+
 /* -v: what was left out and why (dropped pairs, -Q rows without an insert). */
 static int note_dropped(struct report_ctx *ctx)
 {
@@ -472,7 +514,9 @@ static int run(struct report_ctx *ctx)
 		return rc;
 	if (report_warn_lost(ctx, "SELECT min(ts), max(ts) FROM io_rq") || select_rows(ctx))
 		return FTANA_EXIT_ERROR;
-	if (!nr_tables(o))
+	if (o->heatmap)
+		rc = print_heatmap(ctx);
+	else if (!nr_tables(o))
 		rc = print_listing(ctx);
 	else
 		rc = (o->summary && print_summary(ctx)) || (o->hist && print_hist(ctx)) ||
@@ -512,6 +556,8 @@ const struct report_def report_iolat_def = {
 	"    <= 1 ms, then low_ms < latency <= high_ms), count; text: iolatency's layout,\n"
 	"    each histogram after its interval's end time (as iolatency -T); intervals run\n"
 	"    from the later of --since and the first event, every one printed, empty or not\n"
+	"--heatmap: the #heatmap group carries data-total (I/Os), data-columns, data-col-ns;\n"
+	"each cell data-n (its I/Os). The same I/Os as the listing with the same options.\n"
 	"notes (-v): completions without a start, pairs excluded around lost events.\n"
 	"SQL: `ftana sql FILE 'select * from io'` (docs/SQL.md).\n",
 };

@@ -3,7 +3,8 @@
  * report_stacks.c - `ftana report stacks [--event E] [--folded]`: the kernel stacks
  * recorded with `ftrec ... -s`, of the events in the slice (the event carrying the
  * stack decides: its ts, cpu and pid), identical ones counted together, most frequent
- * first; --folded prints "root;...;leaf count" lines for FlameGraph and speedscope.
+ * first; --folded prints "root;...;leaf count" lines for FlameGraph and speedscope,
+ * --svg draws the flame graph itself (reports/flame.c).
  * SQL: schema/reports/stacks_views.sql (stack_folded, also for `ftana sql`) and
  * stacks.sql (the aggregation).
  */
@@ -15,17 +16,29 @@
 #include "reports/report_front.h"
 #include "reports/report_util.h"
 #include "analyze/text_escape.h"
+#include "reports/flame.h"
+#include "reports/svg.h"
 
 struct stacks_opts {
 	const char *event;
 	bool folded;
+	bool svg;
+	const char *out;   /* -o, NULL: stdout */
+	const char *min_width; /* --min-width PX, NULL: the default */
 };
 
-enum { OPT_EVENT, OPT_FOLDED };
+enum { OPT_EVENT, OPT_FOLDED, OPT_SVG, OPT_OUT, OPT_MIN_WIDTH };
 
 static const struct report_option options[] = {
 	[OPT_EVENT]  = { "event", 'e', "[SYSTEM:]EVENT", "only the stacks of this event" },
 	[OPT_FOLDED] = { "folded", 0, NULL, "text: \"root;...;leaf count\" lines (FlameGraph input)" },
+	[OPT_SVG]    = { "svg", 0, NULL, "a flame graph: one interactive SVG (hover: name, count,\n"
+			 "percent; click: zoom; Search/Ctrl-F: highlight a regex, Esc:\n"
+			 "reset), frame width proportional to the events' count" },
+	[OPT_OUT]    = { "output", 'o', "OUT", "--svg: write to OUT (through a temp file beside it,\n"
+			 "renamed when complete); default: standard output" },
+	[OPT_MIN_WIDTH] = { "min-width", 0, "PX", "--svg: leave out frames narrower than PX (default 0.1;\n"
+			    "0 draws every frame)" },
 	{ 0 }
 };
 
@@ -33,10 +46,13 @@ static int option(struct report_ctx *ctx, int index, const char *arg)
 {
 	struct stacks_opts *o = ctx->opts;
 
-	if (index == OPT_EVENT)
-		o->event = arg;
-	else
-		o->folded = true;
+	switch (index) {
+	case OPT_EVENT: o->event = arg; break;
+	case OPT_FOLDED: o->folded = true; break;
+	case OPT_SVG: o->svg = true; break;
+	case OPT_OUT: o->out = arg; break;
+	case OPT_MIN_WIDTH: o->min_width = arg; break;
+	}
 	return 0;
 }
 
@@ -47,7 +63,7 @@ static int check(struct report_ctx *ctx)
 	if (o->folded && ctx->fmt != OUT_TEXT)
 		return report_error(ctx, "--folded is text (FlameGraph's input): --csv/--json give "
 				    "the same stacks as rows (count, frames)");
-	return 0;
+	return flame_check(ctx, o->svg, o->folded ? "--folded" : NULL, o->out, o->min_width);
 }
 
 /*
@@ -123,6 +139,41 @@ static int note_row(sqlite3_stmt *st, void *ctx)
 	return 0;
 }
 
+/* --svg: the counted stacks as a flame graph, frames split as the text splits them. */
+static int print_svg(struct report_ctx *ctx)
+{
+	const struct stacks_opts *o = ctx->opts;
+	struct flame *fl = flame_new(FLAME_SELF);
+	sqlite3_stmt *st = ru_prepare(ctx->db, "stacks", "SELECT folded, count FROM stack_counts");
+	int step = SQLITE_NOMEM;
+
+	while (fl && st && (step = sqlite3_step(st)) == SQLITE_ROW)
+		if (flame_add(fl, (const char *)sqlite3_column_text(st, 0), ';',
+			      sqlite3_column_int64(st, 1), 0)) {
+			step = SQLITE_NOMEM;
+			break;
+		}
+	sqlite3_finalize(st);
+	int rc = -1;
+
+	if (step == SQLITE_DONE) {
+		char *title = NULL;
+
+		if (asprintf(&title, "Flame graph: kernel stacks of %s",
+			     o->event ? o->event : "the events") < 0)
+			title = NULL;
+		struct flame_style style = { .title = title ? title : "Flame graph: kernel stacks",
+					     .unit = "events" };
+
+		rc = flame_report(ctx, fl, &style, o->out, o->min_width);
+		free(title);
+	} else if (st) {
+		report_error(ctx, "%s", step == SQLITE_NOMEM ? "out of memory" : sqlite3_errmsg(ctx->db));
+	}
+	flame_free(fl);
+	return rc;
+}
+
 static int print(struct report_ctx *ctx)
 {
 	const struct stacks_opts *o = ctx->opts;
@@ -131,6 +182,8 @@ static int print(struct report_ctx *ctx)
 	if (ru_each_row(db, "stacks", "SELECT coalesce(sum(count), 0), count(*) FROM stack_counts",
 			0, note_row, ctx))
 		return -1;
+	if (o->svg)
+		return print_svg(ctx);
 	if (ctx->fmt != OUT_TEXT)
 		return report_table(ctx, "rows", "SELECT count, folded AS frames FROM stack_counts "
 				    "ORDER BY count DESC, folded");
@@ -184,5 +237,7 @@ const struct report_def report_stacks_def = {
 	.details = "columns (CSV/JSON): count (events with this stack), frames (root first,\n"
 		   "';'-separated, function names without +offset). The slice takes an event by\n"
 		   "the time, CPU and task of the event carrying the stack. -v: how many events\n"
-		   "and distinct stacks.\n",
+		   "and distinct stacks.\n"
+		   "--svg: the <svg> element's #flame group carries data-total (events) and\n"
+		   "data-omitted (events in frames too narrow to draw); each frame's data-v its count.\n",
 };

@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * svg.c - the pictures' output file and text escaping (see svg.h).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analyze/text_escape.h"
+#include "reports/report_front.h"
+#include "reports/svg.h"
+
+/* --- the output file --- */
+
+static bool same_file(const struct stat *a, const char *path)
+{
+	struct stat b;
+
+	return path && stat(path, &b) == 0 && a->st_dev == b.st_dev && a->st_ino == b.st_ino;
+}
+
+static bool is_stdout(const char *path)
+{
+	return !path || !strcmp(path, "-");
+}
+
+int svg_out_check(struct report_ctx *ctx, const char *path)
+{
+	struct stat st;
+
+	if (is_stdout(path))
+		return 0;
+	if (!*path)
+		return report_error(ctx, "-o: an empty file name");
+	if (stat(path, &st) != 0)
+		return 0; /* a new file: the directory is checked when it is created */
+	if (S_ISDIR(st.st_mode))
+		return report_error(ctx, "-o %s: is a directory (give a file name)", path);
+	char *db = NULL;
+
+	/* the picture must not replace what it is drawn from */
+	bool capture = same_file(&st, ctx->file) ||
+		       (ctx->file && asprintf(&db, "%s.db", ctx->file) > 0 && same_file(&st, db));
+	free(db);
+	if (capture)
+		return report_error(ctx, "-o %s: that is the capture (or its database): give "
+				    "another file name", path);
+	return 0;
+}
+
+int svg_out_open(struct report_ctx *ctx, const char *path, struct svg_out *out)
+{
+	*out = (struct svg_out){ .f = stdout };
+	if (is_stdout(path))
+		return 0;
+	if (svg_out_check(ctx, path))
+		return -1;
+	if (asprintf(&out->tmp, "%s.tmp-XXXXXX", path) < 0) {
+		out->tmp = NULL;
+		return report_error(ctx, "out of memory");
+	}
+	int fd = mkstemp(out->tmp);
+
+	if (fd < 0) {
+		report_error(ctx, "cannot write %s: %s", path, strerror(errno));
+		free(out->tmp);
+		out->tmp = NULL;
+		return -1;
+	}
+	/* mkstemp makes it 0600: give OUT the mode a new file gets from the umask */
+	mode_t mask = umask(0);
+
+	umask(mask);
+	if (fchmod(fd, 0666 & ~mask) != 0 || !(out->f = fdopen(fd, "w"))) {
+		report_error(ctx, "cannot write %s: %s", path, strerror(errno));
+		close(fd);
+		unlink(out->tmp);
+		free(out->tmp);
+		*out = (struct svg_out){ 0 };
+		return -1;
+	}
+	out->path = path;
+	return 0;
+}
+
+int svg_out_close(struct report_ctx *ctx, struct svg_out *out, bool ok)
+{
+	int rc = 0;
+
+	if (!out->f)
+		return ok ? 0 : -1;
+	if (!out->tmp) {
+		/* stdout: the front end flushes it and reports a write error */
+		out->f = NULL;
+		return ok ? 0 : -1;
+	}
+	bool written = !ferror(out->f) && fflush(out->f) == 0 && fsync(fileno(out->f)) == 0;
+	int err = errno;
+
+	if (fclose(out->f) != 0 && written) {
+		written = false;
+		err = errno;
+	}
+	if (ok && !written)
+		rc = report_error(ctx, "cannot write %s: %s", out->path, strerror(err));
+	else if (ok && rename(out->tmp, out->path) != 0)
+		rc = report_error(ctx, "cannot write %s: %s", out->path, strerror(errno));
+	if (!ok || rc)
+		unlink(out->tmp);
+	free(out->tmp);
+	*out = (struct svg_out){ 0 };
+	return ok ? rc : -1;
+}
+
+/* --- text --- */
+
+/* Length of the UTF-8 sequence starting at S (text_escape let only valid ones
+ * through), and its code point. */
+static size_t utf8_next(const unsigned char *s, unsigned *cp)
+{
+	if (s[0] < 0x80) {
+		*cp = s[0];
+		return 1;
+	}
+	size_t n = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : 2;
+
+	*cp = s[0] & (0x7f >> n);
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80) { /* cannot happen after text_escape: be safe */
+			*cp = 0xfffd;
+			return 1;
+		}
+		*cp = *cp << 6 | (s[i] & 0x3f);
+	}
+	return n;
+}
+
+size_t svg_chars(const char *text)
+{
+	char *esc = text_escaped(text ? text : "?");
+	size_t n = 0;
+
+	for (const unsigned char *s = (const unsigned char *)(esc ? esc : "?"); *s; n++) {
+		unsigned cp;
+
+		s += utf8_next(s, &cp);
+	}
+	free(esc);
+	return n;
+}
+
+static void put_char(FILE *f, const unsigned char *s, size_t len, unsigned cp)
+{
+	switch (cp) {
+	case '&': fputs("&amp;", f); return;
+	case '<': fputs("&lt;", f); return;
+	case '>': fputs("&gt;", f); return;
+	case '"': fputs("&quot;", f); return;
+	case '\'': fputs("&apos;", f); return;
+	case 0xfffe:
+	case 0xffff:
+		for (size_t i = 0; i < len; i++)
+			fprintf(f, "\\x%02x", s[i]);
+		return;
+	}
+	fwrite(s, 1, len, f);
+}
+
+void svg_put(FILE *f, const char *text, size_t max_chars)
+{
+	char *esc = text_escaped(text ? text : "?");
+	const unsigned char *s = (const unsigned char *)(esc ? esc : "?");
+	size_t total = max_chars ? svg_chars(text) : 0;
+	size_t shown = max_chars && total > max_chars ? (max_chars >= 2 ? max_chars - 2 : 0) : SIZE_MAX;
+
+	for (size_t n = 0; *s && n < shown; n++) {
+		unsigned cp;
+		size_t len = utf8_next(s, &cp);
+
+		put_char(f, s, len, cp);
+		s += len;
+	}
+	if (shown != SIZE_MAX)
+		fputs("..", f);
+	free(esc);
+}
+
+void svg_begin(FILE *f, int width, int height, const char *css)
+{
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
+		"<svg version=\"1.1\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+		"xmlns=\"http://www.w3.org/2000/svg\">\n", width, height, width, height);
+	if (css)
+		fprintf(f, "<style type=\"text/css\"><![CDATA[\n%s]]></style>\n", css);
+	fprintf(f, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n",
+		width, height);
+}
+
+void svg_end(FILE *f)
+{
+	fputs("</svg>\n", f);
+}
+
+void svg_text(FILE *f, double x, double y, const char *attrs, const char *text, size_t max_chars)
+{
+	fprintf(f, "<text x=\"%.2f\" y=\"%.2f\"%s%s>", x, y, attrs && *attrs ? " " : "",
+		attrs ? attrs : "");
+	svg_put(f, text, max_chars);
+	fputs("</text>\n", f);
+}
+
+char *svg_subtitle(const struct report_ctx *ctx)
+{
+	const struct report_slice *s = &ctx->slice;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	if (!m)
+		return NULL;
+	fputs(ctx->file ? ctx->file : "?", m);
+	if (s->since_arg)
+		fprintf(m, ", --since %s", s->since_arg);
+	if (s->until_arg)
+		fprintf(m, ", --until %s", s->until_arg);
+	if (s->pid >= 0)
+		fprintf(m, ", -p %lld", (long long)s->pid);
+	if (s->tid >= 0)
+		fprintf(m, ", -L %lld", (long long)s->tid);
+	if (s->comm_re)
+		fprintf(m, ", -n %s", s->comm_re);
+	if (s->cpu_arg)
+		fprintf(m, ", --cpu %s", s->cpu_arg);
+	if (fclose(m) != 0) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+void svg_duration(char *buf, size_t size, double ns)
+{
+	if (ns < 1e3)
+		snprintf(buf, size, "%.0f ns", ns);
+	else if (ns < 1e6)
+		snprintf(buf, size, "%.2f us", ns / 1e3);
+	else if (ns < 1e9)
+		snprintf(buf, size, "%.2f ms", ns / 1e6);
+	else
+		snprintf(buf, size, "%.3f s", ns / 1e9);
+}
