@@ -3,6 +3,9 @@
 # NAME.ftz a scenario made with guest-lib's `capture` (which keeps the exact command line in
 # NAME.cmd), each at most 1 MiB. samples/README.md gets a section listing each file with its
 # command; the section is replaced on every run, the rest of the README is left alone.
+# With LAB_SCENARIOS (e.g. LAB_SCENARIOS=casestudy make samples) only those scenarios run and
+# are published: the section keeps the other scenarios' entries as they were. Then the
+# casestudy scenario's outputs become docs/CASE-STUDY.md (tests/lab/case-study.sh).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 BUILD=${BUILD:-build}
@@ -31,6 +34,9 @@ section=$(mktemp)
 	echo "file is the guest's /proc/kallsyms, kept so that ftana can name kernel addresses."
 	echo
 } > "$section"
+# One entry per capture, in entries/SCENARIO/NAME, so the section lists them in the same
+# order however many scenarios ran.
+entries=$(mktemp -d)
 n=0 bad=0
 for cmd in "$OUT"/*/*.cmd; do
 	[ -f "$cmd" ] || continue
@@ -42,6 +48,7 @@ for cmd in "$OUT"/*/*.cmd; do
 		continue
 	fi
 	cp "$ftz" "samples/$name"
+	mkdir -p "$entries/$scen"
 	# The kernel that recorded it, from the capture's own INFO (uname -r in the guest).
 	release=$("$BUILD/ftana" sql "$ftz" "SELECT value FROM meta WHERE key = 'uname_release'" --csv | sed 1d)
 	case $release in *-lab-profiler) on=", kernel $release (built by the lab)" ;; *) on= ;; esac
@@ -52,10 +59,32 @@ for cmd in "$OUT"/*/*.cmd; do
 		sed 's/^/  /' "$cmd"
 		echo '  ```'
 		echo
-	} >> "$section"
+	} > "$entries/$scen/$name"
 	echo "samples: samples/$name ($size bytes)"
 	n=$((n + 1))
 done
+# A partial run keeps the README's entries of the scenarios it did not run.
+if [ -n "${LAB_SCENARIOS:-}" ] && [ -f samples/README.md ]; then
+	file=
+	while IFS= read -r line; do
+		case $line in
+		"$BEGIN") on=1 file=; continue ;;
+		"$END") on= file=; continue ;;
+		'- `'*)
+			[ -n "${on:-}" ] || continue
+			name=${line#- \`} name=${name%%\`*}
+			scen=${line##*tests/lab/scenarios/} scen=${scen%.guest.sh:}
+			case " $LAB_SCENARIOS " in
+			*" $scen "*) file= ;;
+			*) mkdir -p "$entries/$scen" && file=$entries/$scen/$name && : > "$file" ;;
+			esac
+			;;
+		esac
+		[ -n "${on:-}" ] && [ -n "$file" ] && printf '%s\n' "$line" >> "$file"
+	done < samples/README.md
+fi
+cat "$entries"/*/* >> "$section" 2>/dev/null
+rm -rf "$entries"
 echo "$END" >> "$section"
 # Replace our section (or add it at the end), keeping every other line of the README.
 touch samples/README.md
@@ -70,4 +99,9 @@ cat "$section" >> samples/README.md.new
 mv samples/README.md.new samples/README.md
 rm -f "$section"
 echo "samples: $n captures published, README section updated"
+if [ -f "$OUT/casestudy/workload.out" ]; then
+	FTANA=$PWD/$BUILD/ftana tests/lab/case-study.sh "$OUT/casestudy" docs/CASE-STUDY.md.in > docs/CASE-STUDY.md.new &&
+		mv docs/CASE-STUDY.md.new docs/CASE-STUDY.md && echo "samples: docs/CASE-STUDY.md written" ||
+		{ echo "samples: docs/CASE-STUDY.md not written"; rm -f docs/CASE-STUDY.md.new; bad=1; }
+fi
 [ $bad = 0 ]

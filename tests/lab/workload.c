@@ -14,6 +14,19 @@
  *                               each of 3 bursts, MS ms apart (all threads in step); with
  *                               WORKLOAD_START_MS=N in the environment the threads exist
  *                               N ms before the first burst (time to attach `ftrec -p`)
+ *   workload faults FILE CTL STRIDE OFFSET MS
+ *                               a database stand-in: opens FILE once and obeys the commands
+ *                               written to the FIFO CTL, one per line, answering each with
+ *                               one line on stdout:
+ *                                 touch N   drop FILE's cached pages (fadvise DONTNEED), mmap
+ *                                           it, read one byte of N pages in a random order,
+ *                                           MS ms apart, munmap: the pages are STRIDE pages
+ *                                           apart from page OFFSET on, each touched at most
+ *                                           once, so each is a page fault that reads the disk
+ *                                           -> "touched=N majflt=M minflt=m pages=P1,P2,..."
+ *                                           (getrusage's counts over the N touches)
+ *                                 reopen    close FILE and open it again -> "reopen fd=FD"
+ *                                 quit      -> "quit", exit 0
  *
  * Each operation is made with syscall() so it is exactly one system call of that kind
  * (the C library would add or cache some). First line on stdout: "pid=N" (so a scenario
@@ -29,6 +42,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -198,6 +214,123 @@ static int do_threads(char **argv)
 	return 0;
 }
 
+/* faults: the pages one "touch" can reach, and the random order they are touched in. */
+struct fault_file {
+	const char *path;
+	int fd;
+	long stride, offset, ms;
+	long slots;              /* pages that can be touched: OFFSET + k * STRIDE, k < slots */
+	unsigned long long rng;  /* xorshift state: the same order on every run */
+};
+
+static unsigned long long next_random(struct fault_file *f)
+{
+	f->rng ^= f->rng << 13;
+	f->rng ^= f->rng >> 7;
+	f->rng ^= f->rng << 17;
+	return f->rng;
+}
+
+static int fault_open(struct fault_file *f)
+{
+	struct stat st;
+	long page = sysconf(_SC_PAGESIZE);
+
+	f->fd = open(f->path, O_RDONLY);
+	if (f->fd < 0 || fstat(f->fd, &st)) {
+		fprintf(stderr, "workload: %s: %s\n", f->path, strerror(errno));
+		return -1;
+	}
+	long pages = st.st_size / page;
+	f->slots = pages > f->offset ? (pages - 1 - f->offset) / f->stride + 1 : 0;
+	return 0;
+}
+
+/* One "touch N": each touched page is a major fault, since its cached copy was dropped first. */
+static int fault_touch(struct fault_file *f, long n)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct timespec gap = { .tv_sec = f->ms / 1000, .tv_nsec = (f->ms % 1000) * 1000000L };
+	struct stat st;
+	struct rusage before, after;
+
+	if (n < 1 || n > f->slots || fstat(f->fd, &st)) {
+		fprintf(stderr, "workload: touch %ld: between 1 and %ld pages\n", n, f->slots);
+		return -1;
+	}
+	long *slot = malloc(f->slots * sizeof(*slot));
+	if (!slot)
+		return -1;
+	for (long i = 0; i < f->slots; i++)
+		slot[i] = i;
+	for (long i = f->slots - 1; i > 0; i--) { /* Fisher-Yates */
+		long j = (long)(next_random(f) % (unsigned long long)(i + 1)), t = slot[i];
+
+		slot[i] = slot[j];
+		slot[j] = t;
+	}
+	/* DONTNEED leaves the file's readahead state alone (NORMAL, RANDOM, SEQUENTIAL would not). */
+	posix_fadvise(f->fd, 0, 0, POSIX_FADV_DONTNEED);
+	volatile const char *map = mmap(NULL, st.st_size, PROT_READ, MAP_SHARED, f->fd, 0);
+	if (map == MAP_FAILED) {
+		fprintf(stderr, "workload: mmap %s: %s\n", f->path, strerror(errno));
+		free(slot);
+		return -1;
+	}
+	getrusage(RUSAGE_SELF, &before);
+	for (long i = 0; i < n; i++) {
+		if (i > 0)
+			nanosleep(&gap, NULL);
+		(void)map[(f->offset + slot[i] * f->stride) * page];
+	}
+	getrusage(RUSAGE_SELF, &after);
+	munmap((void *)map, st.st_size);
+	printf("touched=%ld majflt=%ld minflt=%ld pages=", n, after.ru_majflt - before.ru_majflt,
+	       after.ru_minflt - before.ru_minflt);
+	for (long i = 0; i < n; i++)
+		printf("%s%ld", i ? "," : "", f->offset + slot[i] * f->stride);
+	printf("\n");
+	free(slot);
+	return 0;
+}
+
+static int do_faults(char **argv)
+{
+	struct fault_file f = {
+		.path = argv[0], .stride = parse_count(argv[2], "STRIDE"),
+		.offset = parse_count(argv[3], "OFFSET"), .ms = parse_count(argv[4], "MS"),
+		.rng = 88172645463325252ULL,
+	};
+	/* Read-write, so the FIFO never reports end-of-file between two writers. */
+	FILE *ctl = fopen(argv[1], "r+");
+	char line[64];
+	long n;
+
+	if (f.stride < 1 || !ctl || fault_open(&f)) {
+		fprintf(stderr, "workload: faults: cannot open %s or %s (STRIDE >= 1)\n", argv[0], argv[1]);
+		return 1;
+	}
+	while (fflush(stdout) == 0 && fgets(line, sizeof(line), ctl)) { /* each answer seen at once */
+		line[strcspn(line, "\n")] = '\0';
+		if (sscanf(line, "touch %ld", &n) == 1) {
+			if (fault_touch(&f, n))
+				return 1;
+		} else if (!strcmp(line, "reopen")) {
+			close(f.fd);
+			if (fault_open(&f))
+				return 1;
+			printf("reopen fd=%d\n", f.fd);
+		} else if (!strcmp(line, "quit")) {
+			printf("quit\n");
+			return 0;
+		} else {
+			fprintf(stderr, "workload: faults: unknown command '%s'\n", line);
+			return 2;
+		}
+	}
+	return 1;
+}
+
 static const struct op {
 	const char *name;
 	int nargs;
@@ -210,6 +343,7 @@ static const struct op {
 	{ "read",    2, do_read,    "read FILE BYTES" },
 	{ "open",    1, do_open,    "open PATH" },
 	{ "threads", 3, do_threads, "threads T K MS" },
+	{ "faults",  5, do_faults,  "faults FILE CTL STRIDE OFFSET MS" },
 };
 
 int main(int argc, char **argv)
@@ -225,6 +359,6 @@ int main(int argc, char **argv)
 		fflush(stdout);
 		return ops[i].run(argv + 2);
 	}
-	fprintf(stderr, "usage: workload getppid K | bursts B K MS | sleep M MS | read FILE BYTES | open PATH | threads T K MS\n");
+	fprintf(stderr, "usage: workload getppid K | bursts B K MS | sleep M MS | read FILE BYTES | open PATH | threads T K MS | faults FILE CTL STRIDE OFFSET MS\n");
 	return 2;
 }
