@@ -77,6 +77,13 @@ int ftz_write_pages(struct ftz_writer *w, uint32_t cpu, uint32_t page_size,
 int ftz_write_snapshot(struct ftz_writer *w, const struct ftz_snapshot_time *t,
 		       const char *name, const void *data, size_t len);
 
+/*
+ * Append BYTES, which must be whole sections as another writer wrote them (a
+ * series' next file repeats the first file's START sections: ftrec --rotate).
+ * Same crash rule as ftz_write_section: one write, cut back on failure.
+ */
+int ftz_write_raw_sections(struct ftz_writer *w, const void *bytes, size_t len);
+
 void ftz_writer_set_level(struct ftz_writer *w, int zstd_level);
 /* Bytes appended so far (file header included); used for --max-size. */
 uint64_t ftz_writer_bytes(struct ftz_writer *w);

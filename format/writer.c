@@ -260,6 +260,28 @@ int ftz_write_iov(struct ftz_writer *w, uint32_t type, const struct iovec *iov,
 	return err;
 }
 
+int ftz_write_raw_sections(struct ftz_writer *w, const void *bytes, size_t len)
+{
+	struct iovec iov = { (void *)bytes, len };
+	int err;
+
+	pthread_mutex_lock(&w->lock);
+	err = w->error;
+	if (!err) {
+		err = pwritev_all(w->fd, &iov, 1, w->end);
+		if (err) {
+			if (ftruncate(w->fd, w->end) < 0) {
+				/* the torn tail is caught by the checksums */
+			}
+			w->error = err;
+		} else {
+			w->end += len;
+		}
+	}
+	pthread_mutex_unlock(&w->lock);
+	return err;
+}
+
 int ftz_write_section(struct ftz_writer *w, uint32_t type, const void *payload,
 		      size_t len, bool compress)
 {

@@ -34,6 +34,7 @@
 struct batch {
 	uint8_t *buf;
 	uint32_t nr;
+	uint64_t events, missed_pages; /* in these pages (a series file counts its own) */
 };
 
 static struct kbuffer *new_kbuffer(void)
@@ -69,8 +70,10 @@ static void flush_batch(struct cpu_capture *c, struct batch *b)
 	struct rec *r = c->rec;
 	if (!b->nr)
 		return;
-	int ret = ftz_write_pages(r->w, (uint32_t)c->cpu, r->subbuf_size, b->buf, b->nr);
+	int ret = r->segs ? segs_write_pages(r, c->cpu, b->buf, b->nr, b->events, b->missed_pages)
+			  : ftz_write_pages(r->w, (uint32_t)c->cpu, r->subbuf_size, b->buf, b->nr);
 	b->nr = 0;
+	b->events = b->missed_pages = 0;
 	if (ret < 0) {
 		if (!c->error)
 			c->error = ret;
@@ -89,7 +92,10 @@ static void take_page(struct cpu_capture *c, struct kbuffer *kb, struct batch *b
 	uint8_t *page = b->buf + (size_t)b->nr * c->rec->subbuf_size;
 	if ((uint32_t)n < c->rec->subbuf_size)
 		memset(page + n, 0, c->rec->subbuf_size - (uint32_t)n);
+	uint64_t events = c->events, missed = c->missed_pages;
 	account_page(c, kb, page);
+	b->events += c->events - events;
+	b->missed_pages += c->missed_pages - missed;
 	if (++b->nr == BATCH_PAGES)
 		flush_batch(c, b);
 }
@@ -98,7 +104,7 @@ static void *reader_main(void *arg)
 {
 	struct cpu_capture *c = arg;
 	struct rec *r = c->rec;
-	struct batch b = { malloc((size_t)BATCH_PAGES * r->subbuf_size), 0 };
+	struct batch b = { malloc((size_t)BATCH_PAGES * r->subbuf_size), 0, 0, 0 };
 	struct kbuffer *kb = new_kbuffer();
 	atomic_store(&c->tid, (int)syscall(SYS_gettid));
 	if (!b.buf || !kb) {

@@ -144,6 +144,19 @@ static const struct record_option common_options[] = {
 	  "with --trigger (not --kernel-ring): go on recording SECONDS after it; tracing is "
 	  "switched back on when ftrec notices the trigger, so up to 0.1 s after the "
 	  "event is not recorded" },
+	{ RECORD_OPT_RING, 0, "ring", "SIZE",
+	  "disk flight recorder: keep only the newest SIZE (K, M, G; plain: MB) of compressed "
+	  "data. -o NAME.ftz holds the metadata (kallsyms, formats) once; the pages go to "
+	  "segments NAME.ring-NNNNNN.ftz of SIZE/8 (at least 128K), the oldest deleted once "
+	  "the complete ones exceed SIZE: the disk holds at most SIZE + one segment + NAME.ftz. "
+	  "ftana reads NAME.ftz as one capture and reports what the ring trimmed. Not with "
+	  "--kernel-ring (which bounds memory itself) nor --max-size" },
+	{ RECORD_OPT_ROTATE, 0, "rotate", "SIZE|SECS",
+	  "a numbered series of complete captures NAME-0001.ftz, NAME-0002.ftz, ... from "
+	  "-o NAME.ftz, the next one started when a file reaches SIZE (a number with K, M "
+	  "or G) or has recorded SECS (a plain number, or with s, m or h), checked every "
+	  "0.1 s; each file is readable alone, `ftana db NAME-0001.ftz NAME-0002.ftz ...` "
+	  "joins them" },
 	{ RECORD_OPT_HELP, 'h', "help", NULL, "print this help and exit (nothing is recorded)" },
 	{ 0 },
 };
@@ -366,6 +379,48 @@ static bool looks_like_number(const char *s)
 
 #define MAX_DURATION (366.0 * 24 * 3600)
 
+/*
+ * "4M", "512K", "1.5G", or a plain number of PLAIN_UNIT bytes (0: a plain number is
+ * not a size). 1 with *bytes set; 0 when S is not a size; -1 after an error.
+ */
+static int parse_size(const struct record_opts *o, const char *opt, const char *s,
+		      double plain_unit, uint64_t min, uint64_t *bytes)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end), unit = plain_unit;
+	if (errno || end == s || !isfinite(v) || v <= 0 || strchr(s, 'x') || strchr(s, 'X'))
+		return record_usage_error(o, "%s: expected a size such as 4M, got '%s'", opt, s);
+	if (*end && !end[1] && strchr("kKmMgG", *end))
+		unit = *end == 'k' || *end == 'K' ? 1024.0 : *end == 'm' || *end == 'M' ? 1048576.0
+										       : 1073741824.0;
+	else if (*end || !plain_unit)
+		return 0;
+	double b = v * unit;
+	if (b < (double)min || b > 1099511627776.0)
+		return record_usage_error(o, "%s: '%s' is out of range (%llu bytes to 1T)", opt, s,
+					  (unsigned long long)min);
+	*bytes = (uint64_t)b;
+	return 1;
+}
+
+/* --rotate: a size with K/M/G, else seconds (plain, or with s/m/h). */
+static int parse_rotate(struct record_opts *o, const char *opt, const char *s)
+{
+	int rc = parse_size(o, opt, s, 0, 64 << 10, &o->rotate_size);
+	if (rc)
+		return rc < 0 ? -1 : 0;
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	double unit = !*end || !strcmp(end, "s") ? 1 : !strcmp(end, "m") ? 60 : !strcmp(end, "h") ? 3600 : 0;
+	if (errno || end == s || !unit || !isfinite(v) || v * unit < 0.5 || v * unit > MAX_DURATION)
+		return record_usage_error(o, "%s: expected a size (64K or more, with K, M or G) or "
+					  "seconds (0.5 or more; s, m or h), got '%s'", opt, s);
+	o->rotate_secs = v * unit;
+	return 0;
+}
+
 struct parse_state {
 	size_t last_e_first, last_e_end; /* the events of the last -e, for -f */
 	bool have_e, duration_given, pid_given;
@@ -453,6 +508,10 @@ static int common_option(struct record_opts *o, const struct record_cmd *cmd,
 		return record_set_trigger(o, arg);
 	case RECORD_OPT_POST:
 		return parse_number(o, name, arg, 0.001, MAX_DURATION, &o->post);
+	case RECORD_OPT_RING:
+		return parse_size(o, name, arg, 1048576.0, 1 << 20, &o->ring_size) < 0 ? -1 : 0;
+	case RECORD_OPT_ROTATE:
+		return parse_rotate(o, name, arg);
 	}
 	return record_usage_error(o, "internal error: option %s has no handler", name);
 }

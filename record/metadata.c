@@ -42,7 +42,7 @@ static int write_kv_section(struct rec *r, uint32_t type, char *text, size_t len
 	(void)len;
 	free(text);
 	if (ret < 0)
-		fprintf(stderr, "ftrec: %s: cannot write %s section: %s\n", r->o->output,
+		fprintf(stderr, "ftrec: %s: cannot write %s section: %s\n", r->out_path,
 			type == FTZ_SEC_INFO ? "INFO" : "END", strerror(-ret));
 	return ret;
 }
@@ -118,7 +118,10 @@ int meta_write_info(struct rec *r)
 			fprintf(f, "%s%s", a == o->command ? "" : " ", *a);
 		fputc('\n', f);
 	}
+	segs_info_keys(r, f);
 	fclose(f);
+	free(r->info_text);
+	r->info_text = text ? strdup(text) : NULL;
 	return write_kv_section(r, FTZ_SEC_INFO, text, len);
 }
 
@@ -136,7 +139,7 @@ static int snap(struct rec *r, enum ftz_phase phase, const char *dir, const char
 	int ret = ftz_write_file(r->w, phase, stored ? stored : name, data, len);
 	free(data);
 	if (ret < 0)
-		fprintf(stderr, "ftrec: %s: write failed: %s\n", r->o->output, strerror(-ret));
+		fprintf(stderr, "ftrec: %s: write failed: %s\n", r->out_path, strerror(-ret));
 	return ret;
 }
 
@@ -237,7 +240,7 @@ static int snap_proc_tgids(struct rec *r, enum ftz_phase phase)
 	return ret;
 }
 
-static int snap_stats(struct rec *r, enum ftz_phase phase)
+int meta_write_stats(struct rec *r, enum ftz_phase phase)
 {
 	char name[PATH_MAX];
 	int ret = 0;
@@ -263,7 +266,7 @@ int meta_write_start_files(struct rec *r)
 	    snap(r, FTZ_PHASE_START, r->root, "saved_cmdlines", NULL) < 0 ||
 	    snap(r, FTZ_PHASE_START, r->root, "saved_tgids", NULL) < 0 ||
 	    snap_proc_tgids(r, FTZ_PHASE_START) < 0 ||
-	    snap_kallsyms(r) < 0 || snap_stats(r, FTZ_PHASE_START) < 0)
+	    snap_kallsyms(r) < 0 || meta_write_stats(r, FTZ_PHASE_START) < 0)
 		return -1;
 	return 0;
 }
@@ -282,7 +285,7 @@ void meta_read_stats(struct rec *r, int end)
 
 int meta_write_end(struct rec *r)
 {
-	if (snap_stats(r, FTZ_PHASE_END) < 0 ||
+	if (meta_write_stats(r, FTZ_PHASE_END) < 0 ||
 	    snap(r, FTZ_PHASE_END, r->root, "saved_cmdlines", NULL) < 0 ||
 	    snap(r, FTZ_PHASE_END, r->root, "saved_tgids", NULL) < 0 ||
 	    snap_proc_tgids(r, FTZ_PHASE_END) < 0)
@@ -306,17 +309,19 @@ int meta_write_end(struct rec *r)
 	if (r->end_trace_ns)
 		kv(f, "end_trace_ns", "%llu", (unsigned long long)r->end_trace_ns);
 	for (int i = 0; i < r->nr_cpus; i++) {
-		const struct cpu_capture *c = &r->cpus[i];
+		uint64_t pages, events, missed; /* a series file: its own */
 		char key[64];
+		segs_cpu_counts(r, i, &pages, &events, &missed);
 		snprintf(key, sizeof(key), "cpu%d_pages", i);
-		kv(f, key, "%llu", (unsigned long long)c->pages);
+		kv(f, key, "%llu", (unsigned long long)pages);
 		snprintf(key, sizeof(key), "cpu%d_bytes", i);
-		kv(f, key, "%llu", (unsigned long long)c->pages * r->subbuf_size);
+		kv(f, key, "%llu", (unsigned long long)pages * r->subbuf_size);
 		snprintf(key, sizeof(key), "cpu%d_events", i);
-		kv(f, key, "%llu", (unsigned long long)c->events);
+		kv(f, key, "%llu", (unsigned long long)events);
 		snprintf(key, sizeof(key), "cpu%d_missed_pages", i);
-		kv(f, key, "%llu", (unsigned long long)c->missed_pages);
+		kv(f, key, "%llu", (unsigned long long)missed);
 	}
+	segs_end_keys(r, f);
 	if (r->child_reaped) {
 		if (WIFEXITED(r->child_status))
 			kv(f, "command_exit", "%d", WEXITSTATUS(r->child_status));

@@ -10,6 +10,8 @@
 #include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -64,6 +66,9 @@ struct rec {
 	struct rec_event *events;
 	size_t nr_events;
 	struct cpu_capture *cpus;
+	struct segs *segs;        /* --ring / --rotate (segs.c), else NULL */
+	char out_path[PATH_MAX];  /* the file r->w writes: -o, or the series' current file */
+	char *info_text;          /* the INFO written last (a ring's segments repeat it) */
 
 	atomic_int stop;          /* readers: drain and finish */
 	atomic_int max_size_hit;
@@ -131,7 +136,33 @@ void capture_close(struct rec *r);
 int meta_write_info(struct rec *r);
 int meta_write_start_files(struct rec *r);
 int meta_write_end(struct rec *r);
+/* The per-CPU stats files as FILE sections of PHASE. 0 or -1. */
+int meta_write_stats(struct rec *r, enum ftz_phase phase);
 void meta_read_stats(struct rec *r, int end);
+
+/* segs.c: --ring (disk ring of segments) and --rotate (numbered series) */
+int segs_check_options(const struct record_opts *o);
+bool segs_active(const struct rec *r);
+/* Before the output is created: names, ids; r->out_path is the first file. 0 or -1. */
+int segs_open(struct rec *r, char *err, size_t errlen);
+/* The INFO keys of a ring or series (capture_id, boot_id, ring_* / series_*). */
+void segs_info_keys(struct rec *r, FILE *f);
+/* After INFO (which ended at INFO_END) and the START files: first segment / keep the preamble. */
+int segs_start(struct rec *r, uint64_t info_end);
+/* A reader's batch into the current segment or file; rotates the ring. 0 or -errno. */
+int segs_write_pages(struct rec *r, int cpu, const void *pages, uint32_t nr, uint64_t events,
+		     uint64_t missed_pages);
+/* The series rotates on the main thread: does it need polling, and poll (0 or -1). */
+bool segs_polls(const struct rec *r);
+int segs_poll(struct rec *r);
+/* Pages, events, flagged pages of CPU in the file being ended (the whole recording without a series). */
+void segs_cpu_counts(const struct rec *r, int cpu, uint64_t *pages, uint64_t *events,
+		     uint64_t *missed);
+void segs_end_keys(struct rec *r, FILE *f);
+int segs_finish(struct rec *r);
+void segs_summary(const struct rec *r);
+void segs_abandon(struct rec *r);
+void segs_free(struct rec *r);
 
 /* profiler.c */
 /* At setup: the profiler exists and is free; the top level's set_ftrace_filter. */
@@ -147,5 +178,7 @@ void summary_print(struct rec *r);
 
 /* time helpers (run.c) */
 uint64_t now_ns(clockid_t clk);
+/* CLOCK_REALTIME and the trace clock (0 if user space cannot read it), now. */
+void rec_take_time_pair(struct rec *r, uint64_t *wall, uint64_t *trace);
 
 #endif /* RECORD_REC_INT_H */

@@ -109,6 +109,9 @@ struct record_opts {
 	char *trigger_event;
 	char *trigger_filter;   /* "id == 39" or NULL */
 	double post;            /* --post SECONDS after the trigger (plain mode only); 0 = none */
+	uint64_t ring_size;     /* --ring SIZE: bytes of complete segments kept on disk; 0 = off */
+	uint64_t rotate_size;   /* --rotate SIZE: bytes per file of the series; 0 = off */
+	double rotate_secs;     /* --rotate SECS: seconds per file of the series; 0 = off */
 
 	/* --- for the INFO section */
 	const char *preset;     /* "record", "iolat", ... */
@@ -146,6 +149,7 @@ enum record_common {
 	RECORD_OPT_TID, RECORD_OPT_FOLLOW, RECORD_OPT_DURATION, RECORD_OPT_BUFFER,
 	RECORD_OPT_CLOCK, RECORD_OPT_MAX_SIZE, RECORD_OPT_OUTPUT, RECORD_OPT_QUIET,
 	RECORD_OPT_KERNEL_RING, RECORD_OPT_TRIGGER, RECORD_OPT_POST, RECORD_OPT_HELP,
+	RECORD_OPT_RING, RECORD_OPT_ROTATE,
 	RECORD_OPT_OWN = 0x200, /* the first key a command may use for its own long options */
 };
 

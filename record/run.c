@@ -45,7 +45,7 @@ static clockid_t clock_of(const char *trace_clock)
 	return (clockid_t)-1;
 }
 
-static void take_time_pair(struct rec *r, uint64_t *wall, uint64_t *trace)
+void rec_take_time_pair(struct rec *r, uint64_t *wall, uint64_t *trace)
 {
 	clockid_t c = clock_of(r->clock);
 	*wall = now_ns(CLOCK_REALTIME);
@@ -126,12 +126,12 @@ static void stop_signals(sigset_t *set)
 
 /*
  * How long sigtimedwait may sleep: at most 1 s (TRIGGER_POLL_NS while a trigger
- * is armed), and not past the next deadline (0 = none).
+ * is armed or a --rotate series is watched), and not past the next deadline (0 = none).
  */
 static struct timespec wait_time(uint64_t now, uint64_t deadline, uint64_t next_snapshot,
-				 bool poll_trigger)
+				 bool poll)
 {
-	uint64_t wait = poll_trigger ? TRIGGER_POLL_NS : 1000000000ull;
+	uint64_t wait = poll ? TRIGGER_POLL_NS : 1000000000ull;
 
 	if (deadline && deadline - now < wait)
 		wait = deadline - now;
@@ -159,7 +159,7 @@ static const char *wait_for_stop(struct rec *r)
 			return armed || !r->o->trigger ? "duration" : "trigger";
 		if (armed && trigger_fired(r)) {
 			armed = false;
-			take_time_pair(r, &r->trigger_wall_ns, &r->trigger_trace_ns);
+			rec_take_time_pair(r, &r->trigger_wall_ns, &r->trigger_trace_ns);
 			if (r->o->post <= 0)
 				return "trigger";
 			/*
@@ -182,7 +182,9 @@ static const char *wait_for_stop(struct rec *r)
 			while (next_snapshot <= now)
 				next_snapshot += interval;
 		}
-		struct timespec ts = wait_time(now, deadline, next_snapshot, armed);
+		if (segs_poll(r) < 0)
+			return "error: --rotate failed";
+		struct timespec ts = wait_time(now, deadline, next_snapshot, armed || segs_polls(r));
 		int sig = sigtimedwait(&set, NULL, &ts);
 		if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP)
 			return "signal";
@@ -215,6 +217,8 @@ static void free_rec(struct rec *r)
 	}
 	free(r->events);
 	profiler_free(r);
+	segs_free(r);
+	free(r->info_text);
 }
 
 static void write_start_marker(struct rec *r)
@@ -230,7 +234,11 @@ static int prepare(struct rec *r, char *err, size_t errlen)
 {
 	if (rec_find_tracefs(r) < 0)
 		return -1;
-	r->w = ftz_writer_create(r->o->output, err, errlen);
+	if (segs_open(r, err, errlen) < 0) {
+		fprintf(stderr, "ftrec: %s\n", err);
+		return -1;
+	}
+	r->w = ftz_writer_create(r->out_path, err, errlen);
 	if (!r->w) {
 		fprintf(stderr, "ftrec: %s\n", err);
 		return -1;
@@ -263,7 +271,7 @@ int record_run(const struct record_opts *o)
 		fprintf(stderr, "ftrec: -p cmd needs a COMMAND after --\n");
 		return FTREC_EXIT_ERROR;
 	}
-	if (flight_check_options(o) < 0)
+	if (flight_check_options(o) < 0 || segs_check_options(o) < 0)
 		return FTREC_EXIT_ERROR;
 	sigset_t block, orig;
 	stop_signals(&block);
@@ -277,8 +285,11 @@ int record_run(const struct record_opts *o)
 		goto cleanup;
 	if (o->pid == RECORD_PID_COMMAND && rec_set_pid(r, r->child, 1) < 0)
 		goto cleanup;
-	take_time_pair(r, &r->start_wall_ns, &r->start_trace_ns);
-	if (meta_write_info(r) < 0 || meta_write_start_files(r) < 0)
+	rec_take_time_pair(r, &r->start_wall_ns, &r->start_trace_ns);
+	if (meta_write_info(r) < 0)
+		goto cleanup;
+	uint64_t info_end = ftz_writer_bytes(r->w);
+	if (meta_write_start_files(r) < 0 || segs_start(r, info_end) < 0)
 		goto cleanup;
 	if (capture_open(r) < 0)
 		goto cleanup;
@@ -288,7 +299,7 @@ int record_run(const struct record_opts *o)
 		capture_list_threads(r);
 	}
 	meta_read_stats(r, 0);
-	take_time_pair(r, &r->start_wall_ns, &r->start_trace_ns);
+	rec_take_time_pair(r, &r->start_wall_ns, &r->start_trace_ns);
 	if (rec_tracing_on(r, 1) < 0) {
 		fprintf(stderr, "ftrec: cannot switch tracing on in %s\n", r->dir);
 		goto cleanup;
@@ -318,7 +329,7 @@ cleanup:
 		ok = 0; /* the last round: counts up to the stop */
 	if (tracing)
 		rec_tracing_on(r, 0);
-	take_time_pair(r, &r->end_wall_ns, &r->end_trace_ns);
+	rec_take_time_pair(r, &r->end_wall_ns, &r->end_trace_ns);
 	if (release_fd >= 0)
 		close(release_fd); /* the command never starts: it exits 126 */
 	if (o->kernel_ring && tracing) {
@@ -329,6 +340,8 @@ cleanup:
 		capture_list_threads(r);
 	}
 	capture_stop(r);
+	if (segs_finish(r) < 0)
+		ok = 0;
 	if (r->cpus && tracing)
 		meta_read_stats(r, 1);
 	if (ok && !atomic_load(&r->write_failed) && meta_write_end(r) < 0)
@@ -340,12 +353,14 @@ cleanup:
 			summary_print(r);
 		int cerr = ftz_writer_close(r->w);
 		if (werr || cerr) {
-			fprintf(stderr, "ftrec: %s: write failed: %s\n", o->output, strerror(-(werr ? werr : cerr)));
+			fprintf(stderr, "ftrec: %s: write failed: %s\n", r->out_path, strerror(-(werr ? werr : cerr)));
 			ok = 0;
 		}
 		r->w = NULL;
-		if (!tracing)
-			unlink(o->output); /* nothing was recorded: leave no half file */
+		if (!tracing) { /* nothing was recorded: leave no half file */
+			unlink(r->out_path);
+			segs_abandon(r);
+		}
 	}
 	capture_close(r);
 	if (undo_finish(r->undo) > 0) {

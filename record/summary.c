@@ -86,6 +86,7 @@ void summary_print(struct rec *r)
 	fprintf(stderr, "  pages: %.2f MiB raw -> %.2f MiB compressed (%.1fx); file %.2f MiB\n",
 		mib(raw), mib(stored), stored ? (double)raw / (double)stored : 0.0,
 		r->w ? mib(ftz_writer_bytes(r->w)) : 0.0);
+	segs_summary(r);
 	if (r->snap_rounds)
 		fprintf(stderr, "  function profiler: %u rounds of %zu per-CPU tables stored\n",
 			r->snap_rounds, r->nr_snap_files);
