@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report_funclatency.c - `ftana report funclatency -f FUNC`: the durations of one kernel
+ * function as a log2 histogram or a summary (bcc funclatency), from a function_graph
+ * capture (ftrec funcgraph / funcslower: one duration per call, the `calls` view), or
+ * from the function profiler's totals (ftrec funccount --profile: count and mean only).
+ * SQL: schema/reports/funclatency_report.sql, then sched_hist.sql as runqlat's;
+ * funclatency_profile.sql for the profiler.
+ */
+#include <stdbool.h>
+
+#include "analyze/ftana.h"
+#include "reports/report_front.h"
+#include "reports/report_func.h"
+#include "reports/report_util.h"
+#include "reports/sched_common.h"
+
+struct funclat_opts {
+	const char *func;
+	enum sched_by by;
+	bool summary;
+};
+
+enum { OPT_FUNC, OPT_BY, OPT_SUMMARY };
+
+static const struct report_option options[] = {
+	[OPT_FUNC] = { "func", 'f', "FUNC", "the kernel function (its exact name; required)" },
+	[OPT_BY] = { "by", 0, "GROUP", SCHED_BY_HELP },
+	[OPT_SUMMARY] = { "summary", 0, NULL, "a table (count, total, mean, percentiles, max) instead\n"
+			  "of the histogram" },
+	{ 0 }
+};
+
+enum source { FROM_CALLS, FROM_PROFILE };
+
+static int option(struct report_ctx *ctx, int index, const char *arg)
+{
+	struct funclat_opts *o = ctx->opts;
+
+	switch (index) {
+	case OPT_FUNC: o->func = arg; return 0;
+	case OPT_BY: return sched_parse_by(ctx, arg, &o->by);
+	default: o->summary = true; return 0;
+	}
+}
+
+static int check(struct report_ctx *ctx)
+{
+	const struct funclat_opts *o = ctx->opts;
+
+	if (!o->func || !*o->func)
+		return report_error(ctx, "which function? give -f FUNC");
+	return 0;
+}
+
+/* temp.funclat_func: the name, bound (it is the user's text). */
+static int set_func(struct report_ctx *ctx, const char *func)
+{
+	sqlite3_stmt *st;
+
+	if (ru_exec(ctx->db, ctx->def->name, "DROP TABLE IF EXISTS temp.funclat_func;"
+		    "CREATE TEMP TABLE funclat_func(func TEXT)") ||
+	    !(st = ru_prepare(ctx->db, ctx->def->name, "INSERT INTO temp.funclat_func VALUES (?)")))
+		return -1;
+	sqlite3_bind_text(st, 1, func, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : report_error(ctx, "%s", sqlite3_errmsg(ctx->db));
+
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static int64_t count_of(struct report_ctx *ctx, const char *sql)
+{
+	sqlite3_stmt *st = ru_prepare(ctx->db, ctx->def->name, sql);
+	int64_t n = -1;
+
+	if (st && sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
+
+/* Which data the capture has: function_graph calls first, else the profiler's times. */
+static int pick_source(struct report_ctx *ctx, enum source *src)
+{
+	sqlite3 *db = ctx->db;
+
+	if (rf_has_table(db, "funcgraph_entry") && rf_has_table(db, "funcgraph_exit")) {
+		*src = FROM_CALLS;
+		if (report_warn_lost(ctx, "SELECT min(ts), max(ts) FROM events") || funcgraph_views(db))
+			return -1;
+		return 0;
+	}
+	if (rf_has_table(db, "function_profile") && rf_has_table(db, "profile_rounds") &&
+	    count_of(ctx, "SELECT count(*) FROM function_profile WHERE time_ns IS NOT NULL") > 0) {
+		*src = FROM_PROFILE;
+		if (slice_active(&ctx->slice) &&
+		    (ctx->slice.pid >= 0 || ctx->slice.tid >= 0 || ctx->slice.comm_re))
+			return report_error(ctx, "-p/-L/-n: the profiler counts per CPU, not per task "
+					    "(a function_graph capture has tasks: ftrec funcgraph)");
+		return 0;
+	}
+	rf_missing("funclatency", "funcgraph_exit",
+		   "record with 'ftrec funcgraph FUNC' or 'ftrec funcslower FUNC 0', or the "
+		   "profiler's times with 'ftrec funccount --profile' on a kernel with function_graph");
+	return -1;
+}
+
+static int run_profile(struct report_ctx *ctx)
+{
+	report_warn(ctx, "the function profiler keeps totals, not each call's duration: "
+		    "count and mean only (record with 'ftrec funcgraph' for the histogram)");
+	return report_table(ctx, "summary",
+		"SELECT (SELECT func FROM temp.funclat_func) AS func, sum(calls) AS count, "
+		"sum(time_ns) / 1e6 AS total_ms, sum(time_ns) / 1e3 / nullif(sum(calls), 0) AS avg_us "
+		"FROM funclat_profile");
+}
+
+static int run(struct report_ctx *ctx)
+{
+	const struct funclat_opts *o = ctx->opts;
+	enum source src;
+
+	if (pick_source(ctx, &src) || set_func(ctx, o->func) ||
+	    (src == FROM_CALLS ? sched_select(ctx, o->by, "schema/reports/funclatency_report.sql") :
+	     rf_setup(ctx->db) || ftana_exec_sql_file(ctx->db, "schema/reports/funclatency_profile.sql")))
+		return FTANA_EXIT_ERROR;
+	int64_t known = count_of(ctx, src == FROM_CALLS ?
+		"SELECT count(*) FROM calls WHERE func = (SELECT func FROM temp.funclat_func)" :
+		"SELECT count(*) FROM function_profile WHERE func = (SELECT func FROM temp.funclat_func)");
+
+	if (known < 0)
+		return FTANA_EXIT_ERROR;
+	if (!known) {
+		report_error(ctx, "no calls of '%s' in this capture (the functions it has: "
+			     "ftana report %s FILE)", o->func, src == FROM_CALLS ? "funcgraph" : "funccount");
+		return FTANA_EXIT_ERROR;
+	}
+	if (src == FROM_PROFILE)
+		return run_profile(ctx) ? FTANA_EXIT_ERROR : FTANA_EXIT_OK;
+	if (sched_print_dist(ctx, o->by, o->summary, "usecs") ||
+	    sched_note_statuses(ctx, "SELECT CASE WHEN flags & 2 THEN 'no return recorded' "
+				"ELSE 'ok' END, count(*) FROM calls "
+				"WHERE func = (SELECT func FROM temp.funclat_func) GROUP BY 1", "calls"))
+		return FTANA_EXIT_ERROR;
+	return FTANA_EXIT_OK;
+}
+
+const struct report_def report_funclatency_def = {
+	.name = "funclatency",
+	.summary = "durations of one kernel function, log2 histogram (bcc funclatency)",
+	.options = options,
+	.opts_size = sizeof(struct funclat_opts),
+	.option = option,
+	.check = check,
+	.run = run,
+	.details =
+	"from a function_graph capture (ftrec funcgraph, funcslower): every call of FUNC whose\n"
+	"return was recorded, its duration the kernel's own (rettime - calltime); a call\n"
+	"belongs to the slice by its entry (time, CPU, task), or its return when the entry\n"
+	"was not recorded. From the function profiler's times (ftrec funccount --profile)\n"
+	"when there are no function_graph events: count, total and mean only, sliced by\n"
+	"round time and CPU (no task filters).\n"
+	"\n"
+	"columns: histogram (CSV/JSON): [tid comm | pid comm | comm], low_us, high_us\n"
+	"  (low_us <= duration in whole us <= high_us), count; --summary: [group], count,\n"
+	"  total_ms, avg_us, p50_us, p90_us, p99_us (nearest rank), max_us; from the\n"
+	"  profiler: func, count, total_ms, avg_us.\n"
+	"SQL: `ftana sql FILE 'select * from calls'` (docs/SQL.md).\n",
+};
