@@ -1,0 +1,92 @@
+-- summary_report: the parts of `ftana report summary`, each a view within the report's
+-- slice, top temp.report_args summary_top rows each. Values are rounded (ms to the us,
+-- us to 0.1 us, percentages to 0.01): a summary is read, not computed on. After sched.sql (oncpu,
+-- runq_waits) and iolat.sql (io); reports/report_summary.c makes empty stand-ins for
+-- the event tables a capture lacks and prints only the parts whose events it has.
+-- in_slice, temp.slice from reports/report_slice.c.
+DROP VIEW IF EXISTS temp.summary_window;
+DROP VIEW IF EXISTS temp.summary_capture;
+DROP VIEW IF EXISTS temp.summary_losses;
+DROP VIEW IF EXISTS temp.summary_cpu;
+DROP VIEW IF EXISTS temp.summary_runq;
+DROP VIEW IF EXISTS temp.summary_io;
+DROP VIEW IF EXISTS temp.summary_exec;
+DROP VIEW IF EXISTS temp.summary_signal;
+
+-- The time the summary covers, ns of the trace clock: [t0, t1) = the slice's time
+-- window within the capture's first and last event.
+CREATE TEMP VIEW summary_window AS
+SELECT max(since_ns, coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'first_ts'),
+                              since_ns)) AS t0,
+       min(until_ns, coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'last_ts') + 1,
+                              until_ns)) AS t1
+FROM temp.slice;
+
+CREATE TEMP VIEW summary_capture AS
+SELECT (t1 - t0) / 1e9 AS duration_s,
+       (SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'nr_cpus') AS cpus,
+       (SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'events_total') AS events,
+       (SELECT value FROM meta WHERE key = 'end_state') AS end_state
+FROM summary_window;
+
+-- Losses in the window, per CPU: the sub-buffers flagged and the events they lost
+-- (unknown_pages: the kernel did not say how many). Every CPU, whatever --cpu and the
+-- task filters say: a loss on any CPU can hide any task's events.
+CREATE TEMP VIEW summary_losses AS
+SELECT cpu, count(*) AS pages, sum(count) AS events_lost,
+       sum(count IS NULL) AS unknown_pages
+FROM lost_events, summary_window
+WHERE ts >= t0 AND ts < t1
+GROUP BY cpu ORDER BY cpu;
+
+-- CPU time per task: every on-CPU interval clipped to the window (the task running
+-- when a CPU's recording began counts from the window's start, the one still running
+-- at the end up to its end; intervals across lost events are left out), in the slice
+-- by the clipped interval's start (its time, CPU, task). cpu_pct: of the window.
+CREATE TEMP VIEW summary_cpu AS
+WITH clipped AS (
+	SELECT o.pid, o.comm, o.cpu, max(coalesce(o.start_ts, w.t0), w.t0) AS a,
+	       min(coalesce(o.end_ts, w.t1), w.t1) AS b
+	FROM oncpu o, summary_window w
+	WHERE o.status IN ('ok', 'head', 'open') AND o.pid != 0)
+SELECT pid AS tid, max(comm) AS comm, round(sum(b - a) / 1e6, 3) AS cpu_ms,
+       round(100.0 * sum(b - a) / nullif((SELECT t1 - t0 FROM summary_window), 0), 2) AS cpu_pct,
+       count(*) AS slices
+FROM clipped WHERE b > a AND in_slice(a, cpu, pid)
+GROUP BY pid ORDER BY cpu_ms DESC, tid
+LIMIT (SELECT value FROM temp.report_args WHERE key = 'summary_top');
+
+CREATE TEMP VIEW summary_runq AS
+SELECT pid AS tid, max(comm) AS comm, count(*) AS waits, round(sum(wait_ns) / 1e6, 3) AS total_ms,
+       round(avg(wait_ns) / 1e3, 1) AS avg_us, round(max(wait_ns) / 1e3, 1) AS max_us
+FROM runq_waits
+WHERE status = 'ok' AND in_slice(run_ts, cpu, pid)
+GROUP BY pid ORDER BY total_ms DESC, tid
+LIMIT (SELECT value FROM temp.report_args WHERE key = 'summary_top');
+
+-- Block I/O per issuing process (iolat's rule: an I/O is in the slice by its issue).
+CREATE TEMP VIEW summary_io AS
+SELECT coalesce(t.tgid, i.pid) AS pid, max(i.comm) AS comm, count(*) AS ios,
+       round(sum(i.bytes) / 1e6, 3) AS mb, round(avg(i.lat_ns) / 1e6, 3) AS avg_ms,
+       round(max(i.lat_ns) / 1e6, 3) AS max_ms
+FROM io i LEFT JOIN tasks t ON t.pid = i.pid
+WHERE in_slice(i.issue_ts, i.issue_cpu, i.pid)
+GROUP BY 1 ORDER BY ios DESC, mb DESC, pid
+LIMIT (SELECT value FROM temp.report_args WHERE key = 'summary_top');
+
+-- Programs executed (sched_process_exec), most often first.
+CREATE TEMP VIEW summary_exec AS
+SELECT filename, count(*) AS execs, count(DISTINCT field_pid) AS pids
+FROM sched_process_exec WHERE in_slice(ts, cpu, pid)
+GROUP BY filename ORDER BY execs DESC, filename
+LIMIT (SELECT value FROM temp.report_args WHERE key = 'summary_top');
+
+-- Signals sent (signal_generate: in the slice by the sender), per signal number.
+-- delivered: result 0 (TRACE_SIGNAL_DELIVERED); the others were ignored, already
+-- pending, failed or lost.
+CREATE TEMP VIEW summary_signal AS
+SELECT sig, count(*) AS sent, sum(result = 0) AS delivered,
+       count(DISTINCT field_pid) AS targets, count(DISTINCT pid) AS senders
+FROM signal_generate WHERE in_slice(ts, cpu, pid)
+GROUP BY sig ORDER BY sent DESC, sig
+LIMIT (SELECT value FROM temp.report_args WHERE key = 'summary_top');
