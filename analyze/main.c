@@ -15,6 +15,7 @@ static const struct subcommand {
 	{ "info",   cmd_info,   "info FILE                             host, kernel, clock, events, losses" },
 	{ "sql",    cmd_sql,    "sql FILE 'SELECT ...' [--csv|--json]  run read-only SQL" },
 	{ "report", cmd_report, "report NAME [OPTIONS] FILE            canned reports (ftana report --help)" },
+	{ "export", cmd_export, "export FILE -o OUT.json               timeline for Perfetto / chrome://tracing" },
 	{ "convert", cmd_convert, "convert FILE.ftz -o OUT.dat           trace-cmd trace.dat (trace-cmd, KernelShark)" },
 };
 

@@ -45,11 +45,20 @@ static const struct common_option {
 };
 #define NR_COMMON (sizeof(common_options) / sizeof(common_options[0]))
 
+/* "ftana report NAME: " on stderr, or the def's own prefix */
+static void put_prefix(const struct report_ctx *ctx)
+{
+	if (ctx->def->prefix)
+		fprintf(stderr, "%s: ", ctx->def->prefix);
+	else
+		fprintf(stderr, "ftana report %s: ", ctx->def->name);
+}
+
 int report_error(const struct report_ctx *ctx, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "ftana report %s: ", ctx->def->name);
+	put_prefix(ctx);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -76,7 +85,8 @@ void report_warn(struct report_ctx *ctx, const char *fmt, ...)
 	va_end(ap);
 	if (!msg)
 		return;
-	fprintf(stderr, "ftana report %s: warning: %s\n", ctx->def->name, msg);
+	put_prefix(ctx);
+	fprintf(stderr, "warning: %s\n", msg);
 	char **w = realloc(ctx->warnings, (ctx->nr_warnings + 1) * sizeof(*w));
 	if (!w) {
 		free(msg);
@@ -92,7 +102,8 @@ void report_note(struct report_ctx *ctx, const char *fmt, ...)
 
 	if (!ctx->verbose)
 		return;
-	fprintf(stderr, "ftana report %s: note: ", ctx->def->name);
+	put_prefix(ctx);
+	fputs("note: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);

@@ -54,6 +54,8 @@ struct report_def {
 	int (*run)(struct report_ctx *ctx);
 	/* The report re-decodes the .ftz instead of reading the database (tpoint). */
 	bool needs_capture;
+	/* Message prefix instead of "ftana report NAME" (`ftana export` borrows the slice). */
+	const char *prefix;
 };
 
 /* The slice of the capture every report is limited to (report_slice.c). */

@@ -1,0 +1,311 @@
+#!/usr/bin/env bash
+# test_export.sh - `ftana export FILE -o OUT.json` (export/perfetto.c): a Trace Event
+# Format document. Checked by python3 alone against what the database holds:
+#   - the document parses (strict UTF-8, then JSON); every event has what its phase needs;
+#   - per thread, the X slices nest (exact decimal microseconds, no float rounding);
+#     every async request's b/e events pair up per id and its phases lie inside it;
+#   - the number of call slices equals the `calls` rows, I/O requests the `io` rows
+#     (queue phases the rows with an insert), markers the ftrace print events, loss
+#     counters the lost_events rows (`ftana sql`);
+#   - the CPU tracks are exactly the runs the raw sched_switch rows give;
+#   - a hand-made capture (tests/hostile/ftzgen.py) whose comms, function names and
+#     marker text hold quotes, backslashes, control bytes and invalid UTF-8 stays valid
+#     JSON, with those names kept;
+#   - the slice options select what the `calls` rows say; refusals are one line; the
+#     input is never overwritten; a cut capture exports what came before (exit 3).
+. "$(dirname "$0")/lib.sh"
+FTANA=${FTANA:-$ROOT_DIR/$BUILD/san/ftana}
+require_bin "$FTANA"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# check_doc OUT.json: validates the document, prints "key=value" counts.
+check_doc() {
+	python3 - "$1" <<'EOF'
+import json, sys, collections
+from decimal import Decimal
+raw = open(sys.argv[1], "rb").read()
+try:
+    text = raw.decode("utf-8")          # strict: invalid UTF-8 fails here
+    doc = json.loads(text, parse_float=Decimal)
+except Exception as e:
+    print("error=not valid JSON: %s" % e); sys.exit(0)
+errors = []
+evs = doc["traceEvents"]
+need = {"X": ("ts", "dur", "pid", "tid"), "i": ("ts", "pid", "tid", "s"), "b": ("ts", "pid", "id", "cat"),
+        "e": ("ts", "pid", "id", "cat"), "C": ("ts", "pid", "args"), "M": ("pid", "args")}
+for e in evs:
+    if e.get("ph") not in need or not isinstance(e.get("name"), str):
+        errors.append("bad event %r" % e); continue
+    for k in need[e["ph"]]:
+        if k not in e:
+            errors.append("%s event without %s: %r" % (e["ph"], k, e))
+# X slices nest per thread
+by_thread = collections.defaultdict(list)
+for e in evs:
+    if e["ph"] == "X":
+        if e["dur"] < 0:
+            errors.append("negative dur %r" % e)
+        by_thread[(e["pid"], e["tid"])].append((e["ts"], e["ts"] + e["dur"], e["name"]))
+for key, slices in by_thread.items():
+    slices.sort(key=lambda s: (s[0], -s[1]))
+    stack = []
+    for s, end, name in slices:
+        while stack and stack[-1][0] <= s:
+            stack.pop()
+        if stack and end > stack[-1][0]:
+            errors.append("thread %r: %s [%s, %s] overlaps %s ending %s" % (key, name, s, end, stack[-1][1], stack[-1][0]))
+            break
+        stack.append((end, name))
+# async: per id, b/e pair up in a stack; children inside the parent
+open_async, requests, phases = collections.defaultdict(list), 0, collections.Counter()
+for e in evs:
+    if e["ph"] == "b":
+        st = open_async[(e["cat"], e["id"])]
+        if st and e["ts"] < st[-1][1]:
+            errors.append("async %s begins before its parent" % e["id"])
+        if not st:
+            requests += 1
+        else:
+            phases[e["name"]] += 1
+        st.append((e["name"], e["ts"]))
+    elif e["ph"] == "e":
+        st = open_async[(e["cat"], e["id"])]
+        if not st or st[-1][0] != e["name"] or e["ts"] < st[-1][1]:
+            errors.append("async end %r does not close %r" % (e, st[-1] if st else None)); continue
+        st.pop()
+unclosed = [k for k, v in open_async.items() if v]
+if unclosed:
+    errors.append("async slices never ended: %r" % unclosed[:3])
+cat = collections.Counter(e.get("cat") for e in evs if e["ph"] == "X")
+print("calls=%d" % cat["funcgraph"])
+print("cpu_slices=%d" % cat["sched"])
+print("io=%d" % requests)
+print("io_queue=%d" % phases["queue"])
+print("io_service=%d" % phases["service"])
+print("markers=%d" % sum(1 for e in evs if e["ph"] == "i" and e.get("cat") == "marker"))
+print("lost=%d" % sum(1 for e in evs if e["ph"] == "C"))
+print("error=%s" % ("; ".join(errors[:3]) if errors else "none"))
+EOF
+}
+
+# sql FILE QUERY: the one value
+sql() { "$FTANA" sql "$1" "$2" --csv 2>/dev/null | tail -1; }
+
+# check_capture NAME FILE.ftz [EXPORT OPTIONS...]: export, validate, compare counts.
+check_capture() {
+	local name=$1 ftz=$2 out
+	shift 2
+	out="$tmp/$name.json"
+	"$FTANA" export "$ftz" -o "$out" --include-ftrec "$@" >"$tmp/stdout" 2>"$tmp/err"
+	assert_eq "$name: export exit status" 0 "$?"
+	[ -s "$tmp/err" ] && fail "$name: export printed on stderr: $(head -3 "$tmp/err")"
+	check_doc "$out" >"$tmp/counts"
+	local err; err=$(sed -n 's/^error=//p' "$tmp/counts")
+	assert_eq "$name: valid JSON, X slices nested per thread, async pairs closed" none "$err"
+	got() { sed -n "s/^$1=//p" "$tmp/counts"; }
+	local has_calls has_io has_print
+	has_calls=$(sql "$ftz" "select count(*) from sqlite_temp_master where name = 'calls'")
+	if [ "$has_calls" = 1 ]; then
+		assert_eq "$name: call slices = calls rows" "$(sql "$ftz" "select count(*) from calls")" "$(got calls)"
+	else
+		assert_eq "$name: no calls view, no call slices" 0 "$(got calls)"
+	fi
+	has_io=$(sql "$ftz" "select count(*) from sqlite_temp_master where name = 'io'")
+	if [ "$has_io" = 1 ]; then
+		assert_eq "$name: I/O requests = io rows" "$(sql "$ftz" "select count(*) from io")" "$(got io)"
+		assert_eq "$name: queue phases = io rows with an insert" \
+			"$(sql "$ftz" "select count(*) from io where insert_ts is not null")" "$(got io_queue)"
+		assert_eq "$name: service phases = io rows" "$(sql "$ftz" "select count(*) from io")" "$(got io_service)"
+	else
+		assert_eq "$name: no io view, no I/O slices" 0 "$(got io)"
+	fi
+	has_print=$(sql "$ftz" "select count(*) from event_types where system = 'ftrace' and name = 'print' and table_name is not null")
+	if [ "$has_print" = 1 ]; then
+		assert_eq "$name: markers = ftrace print events" \
+			"$(sql "$ftz" "select count from event_types where system = 'ftrace' and name = 'print'")" "$(got markers)"
+	fi
+	assert_eq "$name: loss counters = lost_events rows" \
+		"$(sql "$ftz" "select count(*) from lost_events where ts is not null")" "$(got lost)"
+}
+
+# ---------------------------------------------------------------- every sample
+for ftz in "$ROOT_DIR"/samples/*.ftz; do
+	name=$(basename "$ftz" .ftz)
+	cp "$ftz" "$tmp/$name.ftz"
+	check_capture "$name" "$tmp/$name.ftz"
+done
+
+# ---------------------------------------------------------------- a hand-made, hostile capture
+# Two CPUs: sched_switch runs, function_graph calls (a completed one with a callee, one
+# never returning, one whose entry came before the capture), a marker; names with a
+# quote, a backslash, control bytes and invalid UTF-8 in comms, kallsyms and the marker.
+PYTHONPATH="$TESTS_DIR/hostile" python3 - "$tmp/hostile.ftz" <<'EOF'
+import struct, sys
+from ftzgen import Capture, common, event_format
+cap = Capture(nr_cpus=2)
+SW, ENTRY, EXIT, PRINT = 300, 11, 10, 5
+cap.event("sched", event_format("sched_switch", SW, [
+    ("char prev_comm[16]", 8, 16, 1), ("pid_t prev_pid", 24, 4, 1), ("int prev_prio", 28, 4, 1),
+    ("long prev_state", 32, 8, 1), ("char next_comm[16]", 40, 16, 1), ("pid_t next_pid", 56, 4, 1),
+    ("int next_prio", 60, 4, 1)],
+    '"prev_comm=%s prev_pid=%d next_comm=%s next_pid=%d", REC->prev_comm, REC->prev_pid, REC->next_comm, REC->next_pid'))
+cap.event("ftrace", event_format("funcgraph_entry", ENTRY, [("unsigned long func", 8, 8, 0), ("int depth", 16, 4, 1)],
+                                 '"--> %ps (%d)", (void *)REC->func, REC->depth'))
+cap.event("ftrace", event_format("funcgraph_exit", EXIT, [
+    ("unsigned long func", 8, 8, 0), ("int depth", 16, 4, 1), ("unsigned int overrun", 20, 4, 0),
+    ("unsigned long long calltime", 24, 8, 0), ("unsigned long long rettime", 32, 8, 0)],
+    '"<-- %ps (%d)", (void *)REC->func, REC->depth'))
+cap.event("ftrace", event_format("print", PRINT, [("unsigned long ip", 8, 8, 0), ("char buf[]", 16, 0, 1)],
+                                 '"%ps: %s", (void *)REC->ip, REC->buf'))
+EVIL, CHILD, OTHER = 0xffffffff81000000, 0xffffffff81000100, 0xffffffff81000200
+cap.files.append(("/proc/kallsyms", b'ffffffff81000000 T evil"fn\\x\x01\xff\n'
+                  b"ffffffff81000100 T child_fn\nffffffff81000200 T other_fn\nffffffff81000300 T zz_end\n"))
+BAD = b'sh"el\\l\x01\xfe'
+cap.files.append(("saved_cmdlines", b"100 " + BAD + b"\n200 worker\n"))
+def comm16(b): return (b + b"\0" * 16)[:16]
+def switch(pid, prev, prev_comm, nxt, next_comm):
+    return common(SW, pid) + comm16(prev_comm) + struct.pack("<iiq", prev, 120, 0) + comm16(next_comm) + struct.pack("<ii", nxt, 120)
+def entry(pid, func, depth): return common(ENTRY, pid) + struct.pack("<Qi", func, depth)
+def exit_(pid, func, depth, call, ret): return common(EXIT, pid) + struct.pack("<QiIQQ", func, depth, 0, call, ret)
+cap.record(switch(0, 0, b"swapper/0", 100, BAD), cpu=0)
+cap.record(entry(100, EVIL, 0), cpu=0)
+cap.record(entry(100, CHILD, 1), cpu=0)
+cap.record(exit_(100, CHILD, 1, 5000, 5900), cpu=0)
+cap.record(common(PRINT, 100) + struct.pack("<Q", EVIL) + b'mark"er\\\x1b[2J\xff\0', cpu=0)
+cap.record(exit_(100, EVIL, 0, 4000, 8000), cpu=0)
+cap.record(entry(100, OTHER, 0), cpu=0)          # never returns
+cap.record(switch(100, 100, BAD, 0, b"swapper/0"), cpu=0)
+cap.record(switch(0, 0, b"swapper/1", 200, b"worker"), cpu=1)
+cap.record(exit_(200, OTHER, 0, 100, 1500), cpu=1)  # entered before the capture
+cap.record(entry(200, CHILD, 0), cpu=1)
+cap.record(exit_(200, CHILD, 0, 2000, 2500), cpu=1)
+cap.record(switch(200, 200, b"worker", 0, b"swapper/1"), cpu=1)
+open(sys.argv[1], "wb").write(cap.build())
+EOF
+check_capture hostile "$tmp/hostile.ftz"
+python3 - "$tmp/hostile.json" <<'EOF' >"$tmp/names"
+import json, sys
+doc = json.loads(open(sys.argv[1], "rb").read().decode("utf-8"))
+evs = doc["traceEvents"]
+names = {e["args"]["name"] for e in evs if e["ph"] == "M" and "name" in e.get("args", {})}
+calls = {e["name"] for e in evs if e["ph"] == "X" and e.get("cat") == "funcgraph"}
+cpu = sorted(e["name"] for e in evs if e["ph"] == "X" and e.get("cat") == "sched")
+marks = [e["args"]["text"] for e in evs if e["ph"] == "i" and e.get("cat") == "marker"]
+print("comm_kept=%s" % any(n.startswith('sh"el\\l\x01') for n in names))
+print("func_kept=%s" % any(n.startswith('evil"fn\\x\x01') for n in calls))
+print("marker_kept=%s" % any(m.startswith('mark"er\\\x1b[2J') for m in marks))
+print("cpu_runs=%s" % ",".join(c.encode("unicode_escape").decode() for c in cpu))
+EOF
+assert_contains "hostile comm kept (quote, backslash, control byte)" "$tmp/names" "^comm_kept=True"
+assert_contains "hostile function name kept" "$tmp/names" "^func_kept=True"
+assert_contains "hostile marker text kept" "$tmp/names" "^marker_kept=True"
+
+# The CPU tracks against the raw sched_switch rows: each run of a task from one switch
+# (or the capture's first event) to the next switch on its CPU (or its last event).
+cpu_tracks_match() { # NAME FTZ JSON
+	"$FTANA" sql "$2" "select cpu, ts, prev_pid, next_pid from sched_switch order by cpu, ts" --json >"$tmp/sw.json" 2>/dev/null
+	python3 - "$tmp/sw.json" "$3" "$(sql "$2" "select value from meta where key = 'first_ts'")" \
+		"$(sql "$2" "select value from meta where key = 'last_ts'")" <<'EOF'
+import json, sys, collections
+from decimal import Decimal
+rows, first, last = json.load(open(sys.argv[1])), int(sys.argv[3]), int(sys.argv[4])
+doc = json.loads(open(sys.argv[2], "rb").read().decode("utf-8"), parse_float=Decimal)
+want, per_cpu = set(), collections.defaultdict(list)
+for r in rows:
+    per_cpu[r["cpu"]].append(r)
+for cpu, sw in per_cpu.items():
+    runs = [(first, sw[0]["ts"], sw[0]["prev_pid"])]
+    runs += [(a["ts"], b["ts"], a["next_pid"]) for a, b in zip(sw, sw[1:])]
+    runs.append((sw[-1]["ts"], last, sw[-1]["next_pid"]))
+    want |= {(cpu, s, e, p) for s, e, p in runs if p != 0 and e > s}
+cpu_of = {e["tid"]: int(e["args"]["name"].split()[1]) for e in doc["traceEvents"]
+          if e["ph"] == "M" and e["name"] == "thread_name" and e["args"]["name"].startswith("CPU ")}
+got = {(cpu_of[e["tid"]], int(e["ts"] * 1000), int((e["ts"] + e["dur"]) * 1000), e["args"]["pid"])
+       for e in doc["traceEvents"] if e["ph"] == "X" and e.get("cat") == "sched"}
+print("same %d" % len(want) if want == got else "differ: only in rows %s, only in export %s" % (sorted(want - got)[:3], sorted(got - want)[:3]))
+EOF
+}
+result=$(cpu_tracks_match hostile "$tmp/hostile.ftz" "$tmp/hostile.json")
+case $result in
+"same "[1-9]*) pass "hostile: CPU tracks = the runs of the sched_switch rows ($result)" ;;
+*) fail "hostile: CPU tracks: $result" ;;
+esac
+assert_eq "hostile: calls (one never returning, one entered before the capture)" "5 1 1" \
+	"$(sql "$tmp/hostile.ftz" "select count(*) || ' ' || sum(flags & 2 > 0) || ' ' || sum(flags & 1 > 0) from calls")"
+
+# ---------------------------------------------------------------- slicing
+fg="$tmp/funcgraph.ftz"
+slice_count() { # WHAT WHERE OPTIONS...: call slices with OPTIONS = calls rows WHERE
+	local what=$1 where=$2
+	shift 2
+	"$FTANA" export "$fg" -o "$tmp/slice.json" "$@" >/dev/null 2>"$tmp/err"
+	assert_eq "$what: exit status" 0 "$?"
+	check_doc "$tmp/slice.json" >"$tmp/counts"
+	assert_eq "$what: call slices = calls rows $where" \
+		"$(sql "$fg" "select count(*) from calls c left join tasks t on t.pid = c.pid where $where")" \
+		"$(sed -n 's/^calls=//p' "$tmp/counts")"
+	assert_contains "$what: still nested" "$tmp/counts" "^error=none"
+}
+# ftrec's threads: END's ftrec_tids (notrace_pids in older captures)
+ftrec_tids=$(sql "$fg" "select coalesce((select value from meta where key in ('ftrec_tids', 'notrace_pids') order by key limit 1), '')" | tr ' ' ',')
+no_ftrec="c.pid not in (${ftrec_tids:-0})"
+pid=$(sql "$fg" "select c.pid from calls c where c.pid > 0 and $no_ftrec group by c.pid order by count(*) desc limit 1")
+mid=$(sql "$fg" "select (max(coalesce(start_ts, end_ts)) + min(coalesce(start_ts, end_ts))) / 2 from calls")
+first=$(sql "$fg" "select value from meta where key = 'first_ts'")
+since=$(python3 -c "print('%.9f' % (($mid - $first) / 1e9))")
+slice_count "default (ftrec's threads left out)" "$no_ftrec"
+slice_count "--include-ftrec" "1" --include-ftrec
+slice_count "--cpu 1" "c.cpu = 1" --cpu 1 --include-ftrec
+slice_count "-L $pid" "c.pid = $pid" -L "$pid"
+slice_count "-p $pid" "coalesce(t.tgid, c.pid) = $pid and $no_ftrec" -p "$pid"
+slice_count "--since $since" "coalesce(c.start_ts, c.end_ts) >= $first + cast(round($since * 1e9) as int) and $no_ftrec" --since "$since"
+
+# ---------------------------------------------------------------- the command line
+src="$tmp/funcgraph.ftz"
+"$FTANA" export --help >"$tmp/out" 2>"$tmp/err"
+assert_eq "--help exit status" 0 "$?"
+assert_contains "--help on stdout" "$tmp/out" "^usage: ftana export FILE -o OUT.json"
+"$FTANA" --help | grep -q "export FILE -o OUT.json" && pass "listed in ftana --help" || fail "export not in ftana --help"
+expect_refusal() { # WHAT PATTERN ARGS...
+	local what=$1 pattern=$2
+	shift 2
+	"$FTANA" export "$@" >"$tmp/out" 2>"$tmp/err"
+	assert_eq "$what: exit status" 1 "$?"
+	assert_one_line_error "$what" "$tmp/err" "^ftana export: .*$pattern"
+}
+expect_refusal "no -o" "no -o OUT.json given" "$src"
+expect_refusal "no FILE" "no FILE given" -o "$tmp/x.json"
+expect_refusal "-o without a value" "needs a value" "$src" -o
+expect_refusal "unknown option" "unknown option '--bogus'" "$src" --bogus -o "$tmp/x.json"
+expect_refusal "two inputs" "unexpected argument" "$src" "$src" -o "$tmp/x.json"
+expect_refusal "bad --since" "bad --since 'soon'" "$src" --since soon -o "$tmp/x.json"
+expect_refusal "bad --cpu" "bad --cpu 'x'" "$src" --cpu x -o "$tmp/x.json"
+expect_refusal "bad -p" "bad -p '-3'" "$src" -p -3 -o "$tmp/x.json"
+expect_refusal "empty window" "until is not after --since" "$src" --since 2 --until 1 -o "$tmp/x.json"
+expect_refusal "missing input" "nothing.ftz" "$tmp/nothing.ftz" -o "$tmp/x.json"
+sum=$(sha256sum <"$src")
+expect_refusal "output is the input" "is the input" "$src" -o "$src"
+assert_eq "input unchanged" "$sum" "$(sha256sum <"$src")"
+expect_refusal "output directory missing" "cannot create" "$src" -o "$tmp/no/such/x.json"
+[ -e "$tmp/x.json" ] && fail "a refused run left $tmp/x.json"
+assert_eq "temp files left behind" 0 "$(find "$tmp" -name '*.json.??????' | wc -l)"
+
+# ---------------------------------------------------------------- damage
+big="$tmp/block-dd-stacks.ftz"
+size=$(stat -c %s "$big")
+head -c $((size - 100)) "$big" >"$tmp/cut.ftz"
+"$FTANA" export "$tmp/cut.ftz" -o "$tmp/cut.json" --include-ftrec >/dev/null 2>"$tmp/err"
+assert_eq "cut capture: exit status" 3 "$?"
+assert_one_line_error "cut capture: one warning" "$tmp/err" "damaged at offset"
+check_doc "$tmp/cut.json" >"$tmp/counts"
+assert_contains "cut capture: valid document" "$tmp/counts" "^error=none"
+assert_eq "cut capture: I/O requests = io rows before the damage" \
+	"$(sql "$tmp/cut.ftz" "select count(*) from io")" "$(sed -n 's/^io=//p' "$tmp/counts")"
+head -c 100 "$big" >"$tmp/cut.ftz"
+"$FTANA" export "$tmp/cut.ftz" -o "$tmp/cut2.json" >/dev/null 2>"$tmp/err"
+rc=$?
+[ "$rc" = 3 ] && pass "cut in the header: exit 3" || fail "cut in the header: exit status $rc"
+assert_one_line_error "cut in the header: one line" "$tmp/err" "^ftana export: "
+[ -e "$tmp/cut2.json" ] && fail "cut in the header: a document was written"
+finish
