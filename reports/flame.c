@@ -149,7 +149,8 @@ static int build_tree(struct flame *fl)
 {
 	size_t max_n = 0;
 
-	qsort(fl->rows, fl->nr_rows, sizeof(*fl->rows), row_cmp);
+	if (fl->nr_rows)
+		qsort(fl->rows, fl->nr_rows, sizeof(*fl->rows), row_cmp);
 	for (size_t i = 0; i < fl->nr_rows; i++)
 		if (fl->rows[i].n > max_n)
 			max_n = fl->rows[i].n;

@@ -8,6 +8,7 @@ pkgs=(build-essential pkg-config libzstd-dev zstd libtraceevent-dev libtracefs-d
       flex bison bc libelf-dev xz-utils)
 # (flex ... xz-utils: to build the kernel lab's profiler kernel, tests/lab/kernel-build.sh)
 pkgs+=(clang libclang-rt-14-dev time) # make fuzz (libFuzzer); /usr/bin/time: test_hostile.sh's RSS bounds
+pkgs+=(chromium) # tests/test_svg_render.sh renders the SVG pictures headless (about 30 s to install)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
