@@ -144,6 +144,15 @@ lab: all
 
 samples: all
 	BUILD=$(BUILD) tests/lab/samples.sh
+	$(MAKE) BUILD=$(BUILD) pictures
+
+# The README's pictures, drawn by ftana from the captures in samples/ (no lab needed).
+.PHONY: pictures
+pictures: $(BUILD)/ftana
+	@mkdir -p docs/img
+	$(BUILD)/ftana report stacks samples/block-dd-stacks.ftz --svg -o docs/img/flame-stacks.svg
+	$(BUILD)/ftana report funcgraph samples/funcgraph.ftz --svg -o docs/img/flame-funcgraph.svg
+	$(BUILD)/ftana report iolat samples/block-dd-stacks.ftz --heatmap -o docs/img/heatmap-iolat.svg
 
 clean:
 	rm -rf $(BUILD)
