@@ -14,11 +14,12 @@ DROP VIEW IF EXISTS temp.summary_exec;
 DROP VIEW IF EXISTS temp.summary_signal;
 
 -- The time the summary covers, ns of the trace clock: [t0, t1) = the slice's time
--- window within the capture's first and last event.
+-- window within the capture's first and last event (the last event's own instant is
+-- the window's end: it takes no time).
 CREATE TEMP VIEW summary_window AS
 SELECT max(since_ns, coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'first_ts'),
                               since_ns)) AS t0,
-       min(until_ns, coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'last_ts') + 1,
+       min(until_ns, coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'last_ts'),
                               until_ns)) AS t1
 FROM temp.slice;
 
