@@ -74,18 +74,21 @@ static char *copy_text(const struct ftz_section *sec)
 	return t;
 }
 
+/* The first INFO only (FORMAT.md 6.2): a later one cannot change how the pages
+ * already indexed are read. long_size 8 and little-endian when the keys are absent. */
 static void take_info(struct dec *d, const struct ftz_section *sec)
 {
 	char v[32];
 
-	free(d->info);
 	d->info = copy_text(sec);
 	if (!d->info)
 		return;
-	if (ftz_kv_get(d->info, sec->len, "long_size", v, sizeof(v)) > 0)
-		d->long_size = atoi(v);
-	if (ftz_kv_get(d->info, sec->len, "endian", v, sizeof(v)) > 0)
+	if (ftz_kv_get(d->info, sec->len, "long_size", v, sizeof(v)) >= 0)
+		d->long_size = strcmp(v, "4") == 0 ? 4 : strcmp(v, "8") == 0 ? 8 : -1;
+	if (ftz_kv_get(d->info, sec->len, "endian", v, sizeof(v)) >= 0) {
 		d->big_endian = !strcmp(v, "big");
+		d->bad_endian = !d->big_endian && strcmp(v, "little");
+	}
 	if (ftz_kv_get(d->info, sec->len, "nr_cpus", v, sizeof(v)) > 0) {
 		long n = atol(v);
 
@@ -97,10 +100,10 @@ static void take_info(struct dec *d, const struct ftz_section *sec)
 }
 
 /*
- * One pass over the file: metadata kept, PAGES indexed per CPU. The CPU number
- * is inside the (compressed) PAGES payload: only its first bytes are
- * decompressed here (ftz_reader_pages_header), the batch itself once, by its
- * cursor. So a bad zstd frame further into a batch is found by dec_next.
+ * One pass over the file: metadata kept, PAGES indexed per CPU. Every PAGES
+ * payload is decompressed here too and then dropped (its cursor decompresses it
+ * again): a bad zstd frame must stop the file at its offset before any event is
+ * merged, or events of later sections of other CPUs would already be out.
  */
 static int scan(struct dec *d, struct ftz_reader *r, char *err, size_t errlen)
 {
@@ -109,12 +112,10 @@ static int scan(struct dec *d, struct ftz_reader *r, char *err, size_t errlen)
 
 	uint64_t raw_total = 0;
 
-	while ((rc = ftz_reader_next(r, &sec, false)) == FTZ_READ_OK) {
+	while ((rc = ftz_reader_next(r, &sec, true)) == FTZ_READ_OK) {
 		struct ftz_pages p;
 		struct ftz_file f;
 		struct ftz_snapshot snap;
-		const char *why;
-
 		raw_total += sec.raw_len;
 		if (raw_total > ((uint64_t)DEC_EXPANSION_SLACK_MIB << 20) +
 				DEC_MAX_EXPANSION * ftz_reader_file_size(r)) {
@@ -123,11 +124,17 @@ static int scan(struct dec *d, struct ftz_reader *r, char *err, size_t errlen)
 			return 0;
 		}
 
-		if (sec.type == FTZ_SEC_PAGES && !(sec.flags & ~FTZ_FLAG_ZSTD)) {
-			if (ftz_reader_pages_header(r, &sec, &p, &why) < 0) {
-				set_damage(d, sec.offset, why);
+		if (!d->info && (sec.type != FTZ_SEC_INFO || !sec.data)) {
+			snprintf(err, errlen, "%s: the first section is not INFO: not a recording",
+				 d->path);
+			return -EINVAL;
+		}
+		if (sec.type == FTZ_SEC_PAGES && sec.data) {
+			if (ftz_parse_pages(&sec, &p) < 0) {
+				set_damage(d, sec.offset, "invalid PAGES payload (length is not 16 + nr_pages * page_size)");
 				return 0;
 			}
+
 			if (p.cpu >= DEC_MAX_CPUS || p.page_size < 16) {
 				set_damage(d, sec.offset, "PAGES section with an impossible cpu or page size");
 				return 0;
@@ -140,7 +147,10 @@ static int scan(struct dec *d, struct ftz_reader *r, char *err, size_t errlen)
 			continue; /* unknown type or flags */
 		switch (sec.type) {
 		case FTZ_SEC_INFO:
-			take_info(d, &sec);
+			if (!d->info)
+				take_info(d, &sec);
+			if (!d->info)
+				goto nomem;
 			break;
 		case FTZ_SEC_END:
 			free(d->end);
@@ -219,8 +229,16 @@ struct dec *dec_open(const char *path, char *err, size_t errlen)
 		goto fail;
 	d->stats.file_size = ftz_reader_file_size(r);
 	ftz_reader_trim(r); /* the scan's largest payload (kallsyms) is copied already */
+	if (!d->info && !d->damaged) {
+		snprintf(err, errlen, "%s: no INFO section: not a recording", path);
+		goto fail;
+	}
 	if (d->long_size != 4 && d->long_size != 8) {
-		snprintf(err, errlen, "%s: unsupported long_size %d", path, d->long_size);
+		snprintf(err, errlen, "%s: INFO long_size is not 4 or 8", path);
+		goto fail;
+	}
+	if (d->bad_endian) {
+		snprintf(err, errlen, "%s: INFO endian is not little or big", path);
 		goto fail;
 	}
 	if (!d->stats.page_size)
@@ -351,8 +369,44 @@ static int64_t page_missed_events(const struct dec *d, const uint8_t *page, uint
 	return count > INT64_MAX ? -1 : (int64_t)count;
 }
 
-/* Load pages until one yields an event. The commit field is bounded first
- * because kbuffer trusts it. */
+/*
+ * Does every record of the page's data lie wholly inside it (FORMAT.md 4.3.1)?
+ * kbuffer trusts the lengths it finds, and would read past the data (past the
+ * batch, for its last page) or hand out a record of negative length; a page
+ * that fails is dropped whole, so a reader from the spec counts the same events.
+ */
+static bool page_records_ok(const struct dec *d, const uint8_t *data, uint64_t size)
+{
+	for (uint64_t pos = 0, end; pos < size; pos = end) {
+		uint32_t word, type_len, len;
+
+		if (pos + 4 > size)
+			return false;
+		word = load_uint(data + pos, 4, d->big_endian);
+		type_len = d->big_endian ? word >> 27 : word & 31;
+		if (type_len >= 29 && type_len <= 31) { /* padding, time extend, time stamp */
+			if (pos + 8 > size)
+				return false;
+			len = load_uint(data + pos + 4, 4, d->big_endian);
+			end = type_len == 29 ? pos + 4 + len : pos + 8;
+		} else if (type_len == 0) { /* a length word (itself included), then the data */
+			if (pos + 8 > size)
+				return false;
+			len = load_uint(data + pos + 4, 4, d->big_endian) - 4;
+			if (len >= 1u << 31 || len == 0) /* kbuffer: an int below 1 */
+				return false;
+			end = pos + 8 + ((uint64_t)len + 3) / 4 * 4;
+		} else {
+			end = pos + 4 + 4 * type_len;
+		}
+		if (end > size)
+			return false;
+	}
+	return true;
+}
+
+/* Load pages until one yields an event. The commit field and the records are
+ * checked first because kbuffer trusts them. */
 static bool cursor_next_page(struct dec *d, struct cursor *c)
 {
 	unsigned hdr = 8 + d->long_size;
@@ -368,8 +422,13 @@ static bool cursor_next_page(struct dec *d, struct cursor *c)
 		ps = c->page_size;
 		page = (uint8_t *)c->pages + (size_t)c->page++ * ps;
 		d->pages_done++;
-		if (ps < hdr || (load_uint(page + 8, d->long_size, d->big_endian) & RB_COMMIT_MASK) >
-				ps - hdr || kbuffer_load_subbuffer(c->kbuf, page) < 0) {
+		uint64_t size = ps < hdr ? 0 :
+				load_uint(page + 8, d->long_size, d->big_endian) & RB_COMMIT_MASK;
+
+		if (ps < hdr || size > ps - hdr ||
+		    (!tep_is_old_format(d->tep) && !page_records_ok(d, page + hdr, size)) ||
+		    kbuffer_load_subbuffer(c->kbuf, page) < 0) {
+
 			d->stats.bad_pages++;
 			continue;
 		}

@@ -68,6 +68,7 @@ struct dec {
 	struct ftz_reader *r;   /* the .ftz, open from dec_open to dec_close: one fd */
 	int long_size;
 	bool big_endian;
+	bool bad_endian;        /* INFO endian neither little nor big: refused */
 	char *info, *end;
 	struct dec_file *files; /* in file order of first appearance */
 	size_t nr_files, cap_files;

@@ -28,6 +28,7 @@ struct ftz_reader {
 	unsigned major, minor;
 	uint64_t damage_off;
 	const char *damage;  /* NULL until damage is found */
+	bool ended;          /* an END section was returned: nothing after it is read */
 	uint8_t *stored;     /* payload as in the file */
 	size_t stored_cap;
 	uint8_t *raw;        /* decompressed payload */
@@ -102,8 +103,9 @@ struct ftz_reader *ftz_reader_open(const char *path, char *errbuf, size_t errlen
 		goto fail;
 	}
 	if (n < (ssize_t)sizeof(hdr)) {
-		snprintf(errbuf, errlen, "%s: truncated .ftz file header (%zd of %d bytes)",
-			 path, n, FTZ_FILE_HDR_LEN);
+		/* a recording cut inside its header: damage at offset 0 (FORMAT.md 6.1) */
+		snprintf(errbuf, errlen, "%s: truncated .ftz file header (%zd of %d bytes): "
+			 "damaged at offset 0", path, n, FTZ_FILE_HDR_LEN);
 		goto fail;
 	}
 	r->major = get_le16(hdr + 8);
@@ -145,10 +147,14 @@ static bool in_file(struct ftz_reader *r, uint64_t pos, uint64_t len)
 }
 
 /* Only zstd is understood; a section with other flag bits is returned opaque. */
+static bool understood_flags(uint32_t flags)
+{
+	return (flags & ~FTZ_FLAG_ZSTD) == 0;
+}
+
 static bool understood(const struct ftz_sec_hdr *h)
 {
-	return h->type >= FTZ_SEC_INFO && h->type <= FTZ_SEC_SNAPSHOT &&
-	       (h->flags & ~FTZ_FLAG_ZSTD) == 0;
+	return h->type >= FTZ_SEC_INFO && h->type <= FTZ_SEC_SNAPSHOT && understood_flags(h->flags);
 }
 
 /*
@@ -202,6 +208,11 @@ static const char *load_payload(struct ftz_reader *r, const struct ftz_sec_hdr *
 		return "section payload is truncated";
 	if (ftz_crc32c(0, r->stored, h->stored_len) != h->payload_crc)
 		return "section payload checksum mismatch";
+	/* Exactly one frame (FORMAT.md 3): a second frame, a skippable frame or
+	 * trailing bytes are damage, so that no two readers see different payloads. */
+	if (h->stored_len < 4 || get_le32(r->stored) != ZSTD_MAGICNUMBER ||
+	    ZSTD_findFrameCompressedSize(r->stored, h->stored_len) != h->stored_len)
+		return "zstd payload is not exactly one zstd frame";
 	/* The frame must say the size the header says (the writer records it), so
 	 * the output buffer below, of raw_len bytes, bounds what zstd may produce. */
 	frame_len = ZSTD_getFrameContentSize(r->stored, h->stored_len);
@@ -239,7 +250,8 @@ static int read_section(struct ftz_reader *r, uint64_t pos, struct ftz_section *
 		*why = "section header checksum mismatch";
 	else if (h.stored_len > FTZ_MAX_LEN || h.raw_len > FTZ_MAX_LEN)
 		*why = "section length over the 1 GiB limit";
-	else if (!(h.flags & FTZ_FLAG_ZSTD) && h.raw_len != h.stored_len)
+	else if (h.flags == 0 && h.raw_len != h.stored_len)
+		/* with unknown flag bits raw_len may mean something else: not judged */
 		*why = "uncompressed section with raw length != stored length";
 	else if ((known = understood(&h)) &&
 		 (h.raw_len > FTZ_READ_MAX_PAYLOAD || h.stored_len > FTZ_READ_MAX_PAYLOAD))
@@ -268,11 +280,15 @@ int ftz_reader_next(struct ftz_reader *r, struct ftz_section *sec, bool want_pag
 
 	if (r->damage)
 		return FTZ_READ_DAMAGE;
+	if (r->ended) /* END is the last section: what follows is not the recording's */
+		return FTZ_READ_END;
 	rc = read_section(r, r->pos, sec, want_pages, &r->raw, &r->raw_cap, &why);
 	if (rc == FTZ_READ_DAMAGE)
 		return damaged(r, why);
-	if (rc == FTZ_READ_OK)
+	if (rc == FTZ_READ_OK) {
 		r->pos += FTZ_SEC_HDR_LEN + sec->stored_len;
+		r->ended = sec->type == FTZ_SEC_END && understood_flags(sec->flags);
+	}
 	return rc;
 }
 
@@ -365,6 +381,7 @@ int ftz_reader_seek(struct ftz_reader *r, uint64_t offset)
 	if (offset < FTZ_FILE_HDR_LEN)
 		return -EINVAL;
 	r->pos = offset;
+	r->ended = false;
 	r->damage = NULL;
 	r->damage_off = 0;
 	return 0;
