@@ -7,6 +7,7 @@
 
 #include "reports/report_func.h"
 #include "reports/report_util.h"
+#include "reports/sched_common.h"
 #include "reports/snoop.h"
 
 static const char *input_file;
@@ -212,6 +213,7 @@ void report_sql_views(sqlite3 *db)
 	kprobe_views(db);    /* probe_hits (empty without probes) */
 	stacks_views(db);    /* stack_folded, when the capture has stacks */
 	snoop_views(db);     /* execs, opens, kills, io_sizes, syscall_calls (reports/snoop.c) */
+	sched_views(db);     /* oncpu, runq_waits, offcpu, with sched_switch (reports/sched_common.c) */
 }
 
 static void regexp_free(void *p)
