@@ -368,9 +368,7 @@ static int parse_step(void *ctx, size_t i)
 	return tep_parse_event(fp->tep, text, len, f->system) ? -1 : 0;
 }
 
-/* FORMAT with everything from its "print fmt:" line replaced by a harmless one;
- * NULL when it has none (nothing to remove) or memory is short. */
-static char *without_print_fmt(const char *text, size_t len)
+char *tg_without_print_fmt(const char *text, size_t len)
 {
 	static const char tail[] = "print fmt: \"" REMOVED_PRINT_FMT "\"\n";
 	const char *at = NULL;
@@ -454,7 +452,7 @@ int tg_parse_formats(struct tep_handle *tep, const char *path, struct tg_header 
 			tg_warn_once("%s: warning: cannot parse %s\n", path, f[i].file);
 		if (res1[i] != TG_STEP_CRASHED)
 			continue;
-		second.texts[nr_crashed] = without_print_fmt(f[i].text, f[i].len);
+		second.texts[nr_crashed] = tg_without_print_fmt(f[i].text, f[i].len);
 		if (second.texts[nr_crashed]) {
 			crashed[nr_crashed++] = i;
 			continue;

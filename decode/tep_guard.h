@@ -126,6 +126,10 @@ struct tg_header {
 int tg_parse_formats(struct tep_handle *tep, const char *path, struct tg_header *header,
 		     const struct tg_format *f, size_t n);
 bool tg_print_fmt_removed(const struct tep_event *event);
+/* FORMAT with everything from its "print fmt:" line replaced by the harmless one
+ * tg_parse_formats uses (malloc'd); NULL when it has none or memory is short.
+ * (ftana convert writes it so that trace-cmd gets no format that crashed us.) */
+char *tg_without_print_fmt(const char *text, size_t len);
 
 /*
  * printk_formats ("0xADDR : \"text\"" lines) into tep, line by line: lines that

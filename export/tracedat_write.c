@@ -26,6 +26,7 @@
 #include "analyze/diag.h"
 #include "analyze/ftana.h"
 #include "decode/decode.h"
+#include "decode/tep_guard.h"
 #include "export/export.h"
 #include "export/out_file.h"
 #include "export/tracedat_comms.h"
@@ -129,25 +130,70 @@ static bool is_system(const char *name, const char *sys, size_t sys_len)
 	return s && len == sys_len && !memcmp(s, sys, len);
 }
 
+/* The event a format file defines, as ftana's guarded parse left it (NULL: none). */
+static struct tep_event *parsed_event(const struct tdw *w, const struct dec_file *f)
+{
+	const char *id = NULL;
+
+	for (size_t i = 0; i + 4 <= f->len && !id; i++)
+		if ((i == 0 || f->data[i - 1] == '\n') && !memcmp(f->data + i, "ID: ", 4))
+			id = f->data + i + 4;
+	return id ? tep_find_event(dec_tep(w->dec), atoi(id)) : NULL;
+}
+
+/*
+ * Is f written, and as what? trace-cmd runs libtraceevent on the formats without
+ * ftana's guard (decode/tep_guard.c), so a format that crashed it in our guarded
+ * parse must not reach trace-cmd as it was: one whose print fmt crashed goes with the
+ * guard's harmless print fmt (*owned, to free), one that failed altogether not at all
+ * (its events are unreadable either way).
+ */
+static bool format_to_write(const struct tdw *w, const struct dec_file *f, const char **text,
+			    size_t *len, char **owned)
+{
+	const struct tep_event *ev;
+
+	*owned = NULL;
+	if (!preferred_copy(w->dec, f) || !(ev = parsed_event(w, f)))
+		return false;
+	*text = f->data;
+	*len = f->len;
+	if (tg_print_fmt_removed(ev)) {
+		*owned = tg_without_print_fmt(f->data, f->len);
+		if (!*owned)
+			return false;
+		*text = *owned;
+		*len = strlen(*owned);
+	}
+	return true;
+}
+
 /* Formats of system SYS (its first file at index FIRST), as count + (size, text)... */
 static void put_system_formats(struct tdw *w, size_t first, const char *sys, size_t sys_len,
 			       int count_bytes)
 {
-	size_t n = dec_nr_files(w->dec), count = 0;
+	size_t n = dec_nr_files(w->dec), count = 0, len;
+	const char *text;
+	char *owned = NULL;
 
 	for (size_t i = first; i < n; i++) {
 		const struct dec_file *f = dec_file_at(w->dec, i);
 
-		count += is_system(f->name, sys, sys_len) && preferred_copy(w->dec, f);
+		if (is_system(f->name, sys, sys_len) && format_to_write(w, f, &text, &len, &owned))
+			count++;
+		free(owned);
+		owned = NULL;
 	}
 	put_uint(w, count, count_bytes);
 	for (size_t i = first; i < n; i++) {
 		const struct dec_file *f = dec_file_at(w->dec, i);
 
-		if (is_system(f->name, sys, sys_len) && preferred_copy(w->dec, f)) {
-			put_u64(w, f->len);
-			put_bytes(w, f->data, f->len);
+		if (is_system(f->name, sys, sys_len) && format_to_write(w, f, &text, &len, &owned)) {
+			put_u64(w, len);
+			put_bytes(w, text, len);
 		}
+		free(owned);
+		owned = NULL;
 	}
 }
 

@@ -8,7 +8,10 @@
 # one), `trace-cmd report --stat` reads the file and shows the kernel's counters, and
 # ftana reading the trace.dat back finds the same events per type. Then the command
 # line: help, refusals in one line, the input never overwritten, no file left behind
-# on failure, a cut capture converted up to the damage (exit 3), a trace.dat refused.
+# on failure, a cut capture converted up to the damage (exit 3), a trace.dat refused,
+# and every hostile capture of tests/hostile/gen.py converted without a crash: a
+# format whose print fmt crashed libtraceevent in ftana's guarded parse reaches
+# trace-cmd with that print fmt removed, so trace-cmd reads the file.
 . "$(dirname "$0")/lib.sh"
 FTANA=${FTANA:-$ROOT_DIR/$BUILD/san/ftana}
 require_bin "$FTANA"
@@ -153,6 +156,29 @@ for cut in $((size - 100)) $((size * 9 / 10)); do
 		assert_one_line_error "cut at $cut: refusal" "$tmp/err" "^ftana convert: "
 	fi
 done
+# ---------------------------------------------------------------- hostile captures
+python3 "$TESTS_DIR/hostile/gen.py" "$tmp/hostile" --small >/dev/null || fail "gen.py"
+for h in "$tmp"/hostile/*.ftz; do
+	hname=$(basename "$h" .ftz)
+	rm -f "$tmp/h.dat"
+	timeout 300 "$FTANA" convert "$h" -o "$tmp/h.dat" >/dev/null 2>"$tmp/err"
+	rc=$?
+	case $rc in
+	0|1|3) ;;
+	*) fail "hostile $hname: exit status $rc"; sed 's/^/      | /' "$tmp/err" | head -5; continue ;;
+	esac
+	if grep -qv "^ftana convert: " "$tmp/err"; then
+		fail "hostile $hname: stderr not all ftana's lines:"; sed 's/^/      | /' "$tmp/err" | head -5
+		continue
+	fi
+	if grep -q "print fmt crashes" "$tmp/err"; then
+		timeout 60 trace-cmd report -N "$tmp/h.dat" >/dev/null 2>&1
+		assert_eq "hostile $hname: trace-cmd reads the file once the crashing print fmt is removed" 0 "$?"
+	else
+		pass "hostile $hname: converted, exit $rc"
+	fi
+done
+
 # cut inside the metadata (formats, kallsyms): one line, exit 3 (or 1 for a file too
 # short to be an .ftz), and either a trace.dat trace-cmd opens or none
 for cut in 10 100 2000 50000; do

@@ -234,6 +234,25 @@ esac
 assert_eq "hostile: calls (one never returning, one entered before the capture)" "5 1 1" \
 	"$(sql "$tmp/hostile.ftz" "select count(*) || ' ' || sum(flags & 2 > 0) || ' ' || sum(flags & 1 > 0) from calls")"
 
+# every hostile capture of tests/hostile/gen.py: no crash, and a valid document
+python3 "$TESTS_DIR/hostile/gen.py" "$tmp/gen" --small >/dev/null || fail "gen.py"
+for h in "$tmp"/gen/*.ftz; do
+	hname=$(basename "$h" .ftz)
+	rm -f "$tmp/h.json"
+	timeout 300 "$FTANA" export "$h" -o "$tmp/h.json" --include-ftrec >/dev/null 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" != 0 ] && [ "$rc" != 1 ] && [ "$rc" != 3 ]; then
+		fail "hostile $hname: exit status $rc"; sed 's/^/      | /' "$tmp/err" | head -5
+	elif grep -qv "^ftana export: " "$tmp/err"; then
+		fail "hostile $hname: stderr not all ftana's lines:"; sed 's/^/      | /' "$tmp/err" | head -5
+	elif [ -e "$tmp/h.json" ]; then
+		check_doc "$tmp/h.json" >"$tmp/counts"
+		assert_contains "hostile $hname: exit $rc, valid document" "$tmp/counts" "^error=none"
+	else
+		pass "hostile $hname: refused, exit $rc"
+	fi
+done
+
 # ---------------------------------------------------------------- slicing
 fg="$tmp/funcgraph.ftz"
 slice_count() { # WHAT WHERE OPTIONS...: call slices with OPTIONS = calls rows WHERE
