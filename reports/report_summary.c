@@ -81,10 +81,6 @@ static int stand_ins(struct report_ctx *ctx, const bool present[])
 {
 	sqlite3 *db = ctx->db;
 
-	if (!present[0] && ru_stand_in(db, "sched_switch", "id INTEGER PRIMARY KEY, ts, cpu, pid, "
-				       "stack_id, prev_comm, prev_pid, prev_prio, prev_state, "
-				       "next_comm, next_pid, next_prio"))
-		return -1;
 	if (sched_views(db))
 		return -1;
 	if (present[2] ? iolat_views(db) :

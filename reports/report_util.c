@@ -213,7 +213,7 @@ void report_sql_views(sqlite3 *db)
 	kprobe_views(db);    /* probe_hits (empty without probes) */
 	stacks_views(db);    /* stack_folded, when the capture has stacks */
 	snoop_views(db);     /* execs, opens, kills, io_sizes, syscall_calls (reports/snoop.c) */
-	sched_views(db);     /* oncpu, runq_waits, offcpu, with sched_switch (reports/sched_common.c) */
+	sched_views(db);     /* oncpu, runq_waits, offcpu (reports/sched_common.c) */
 }
 
 static void regexp_free(void *p)

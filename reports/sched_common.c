@@ -27,9 +27,9 @@ int sched_parse_by(struct report_ctx *ctx, const char *arg, enum sched_by *by)
 
 int sched_views(sqlite3 *db)
 {
-	if (!rf_has_table(db, "sched_switch"))
-		return 0;
-	if (ru_stand_in(db, "sched_wakeup", WAKEUP_COLUMNS) ||
+	if (ru_stand_in(db, "sched_switch", "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, "
+			"prev_comm, prev_pid, prev_prio, prev_state, next_comm, next_pid, next_prio") ||
+	    ru_stand_in(db, "sched_wakeup", WAKEUP_COLUMNS) ||
 	    ru_stand_in(db, "sched_wakeup_new", WAKEUP_COLUMNS) ||
 	    ru_stand_in(db, "lost_events", "cpu, ts, count") ||
 	    ftana_exec_sql_file(db, "schema/reports/sched.sql"))

@@ -22,8 +22,9 @@ enum sched_by { SCHED_BY_NONE, SCHED_BY_TID, SCHED_BY_PID, SCHED_BY_COMM };
 int sched_parse_by(struct report_ctx *ctx, const char *arg, enum sched_by *by);
 
 /*
- * The scheduler views (oncpu, runq_waits, offcpu, ...) on db: stand-ins for the wakeup
- * tables and lost_events a capture lacks, then sched.sql. Needs sched_switch.
+ * The scheduler views (oncpu, runq_waits, offcpu, ...) on db: empty TEMP stand-ins for
+ * the tables a capture lacks (sched_switch, the wakeups, lost_events: a view is then
+ * empty rather than missing), then sched.sql.
  */
 int sched_views(sqlite3 *db);
 
