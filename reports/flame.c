@@ -371,7 +371,7 @@ int flame_write_svg(struct flame *fl, FILE *f, const struct flame_style *st)
 		value_text(value, sizeof(value), st, omitted);
 		snprintf(note, sizeof(note), "%s in frames narrower than %g px not drawn", value,
 			 st->min_width);
-		svg_text(f, WIDTH / 2.0, height - 17, "text-anchor=\"middle\" fill=\"#606060\"", note, 0);
+		svg_text(f, WIDTH / 2.0, height - 3, "text-anchor=\"middle\" fill=\"#606060\"", note, 0);
 	}
 	if (total <= 0)
 		svg_text(f, WIDTH / 2.0, top_pad + FRAME_H, "text-anchor=\"middle\"",

@@ -16,7 +16,8 @@
 #   -o: written through a temp file and renamed (nothing left beside it, the mode a
 #     new file gets), refused onto the capture, its database, a symlink to it, a
 #     directory; a failed write (file size limit) leaves OUT as it was; no -o and
-#     "-o -" write the SVG to stdout.
+#     "-o -" write the SVG to stdout;
+#   the README's pictures (docs/img/) are what `make pictures` draws today.
 # Each capture is copied to a scratch directory first: ftana writes its cache next to it.
 . "$(dirname "$0")/lib.sh"
 FTANA=${FTANA:-$ROOT_DIR/$BUILD/san/ftana}
@@ -260,4 +261,23 @@ for o in "" "-o -"; do
 	python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "$work/stdout.svg" &&
 		pass "--heatmap ${o:-without -o}: XML on stdout" || fail "--heatmap ${o:-without -o}: not XML"
 done
+
+# docs/img/ is up to date: the Makefile's `pictures` commands, run again on a copy of
+# samples/ (same relative paths, so the same subtitles), draw the committed files.
+mkdir -p "$work/tree/samples" "$work/tree/docs/img"
+cp "$ROOT_DIR"/samples/*.ftz "$work/tree/samples/"
+n=0
+while read -r report capture rest; do
+	out=${rest##* }
+	# shellcheck disable=SC2086
+	(cd "$work/tree" && "$FTANA" report "$report" "$capture" ${rest% *} "$out") ||
+		fail "pictures: ftana report $report $capture $rest"
+	if cmp -s "$work/tree/$out" "$ROOT_DIR/$out"; then
+		pass "$out is what 'make pictures' draws"
+	else
+		fail "$out differs from what 'make pictures' draws now: run 'make pictures' and commit"
+	fi
+	n=$((n + 1))
+done < <(sed -n 's/^\t$(BUILD)\/ftana report \(.* -o docs\/img\/.*\.svg\)$/\1/p' "$ROOT_DIR/Makefile")
+assert_ge "pictures checked" 2 "$n"
 finish
