@@ -103,7 +103,7 @@ struct ftz_reader *ftz_reader_open(const char *path, char *errbuf, size_t errlen
 		goto fail;
 	}
 	if (n < (ssize_t)sizeof(hdr)) {
-		/* a recording cut inside its header: damage at offset 0 (FORMAT.md 6.1) */
+		/* a recording cut inside its header: damage at offset 0 (FORMAT.md 6) */
 		snprintf(errbuf, errlen, "%s: truncated .ftz file header (%zd of %d bytes): "
 			 "damaged at offset 0", path, n, FTZ_FILE_HDR_LEN);
 		goto fail;
