@@ -14,6 +14,8 @@
 #           and >= 40 x 2.5 ms; no slice longer than two bursts; at least
 #           a third of the bursts whole (in 2048-4095 us: a burst is shorter than the scheduler's slice,
 #           so only other work's wakeups on the CPU can cut one).
+#   summary: 5 execs of a uniquely named copy of true, 3 SIGCONTs sent by the recorded
+#           shell to its sleeping child: the exec and signal parts count them.
 # This host's 2 CPUs are shared with other work: tolerances absorb that (a slice cut by
 # the window's edges, other tasks on the CPU) but not a factor-of-2 error.
 # Run it alone on tracefs: flock /tmp/tracefs.lock bash tests/test_sched_live.sh
@@ -31,12 +33,19 @@ snapshot_tracefs_state >"$work/tracefs.before"
 LOAD=$TESTS_DIR/sched_load.py
 last_cpu=$(($(nproc) - 1))
 mkdir "$work/gt"
-"$FTREC" record -e sched:sched_switch,sched:sched_wakeup,sched:sched_wakeup_new -b 8192 -q \
-	-o "$work/s.ftz" -- sh -c '"$1" "$2" pair 2 "$3" "$4" & "$1" "$2" sleep 25 20 0 "$4" &
-	"$1" "$2" bursts 40 2.5 10 0 "$4" & wait' sh "$PY" "$LOAD" "$last_cpu" "$work/gt" \
+cp /bin/true "$work/true-$$"
+"$FTREC" record -e sched:sched_switch,sched:sched_wakeup,sched:sched_wakeup_new,sched:sched_process_exec,signal:signal_generate \
+	-b 8192 -q -o "$work/s.ftz" -- sh -c 'echo $$ >"$4/shell"
+	"$1" "$2" pair 2 "$3" "$4" & "$1" "$2" sleep 25 20 0 "$4" &
+	"$1" "$2" bursts 40 2.5 10 0 "$4" &
+	for i in 1 2 3 4 5; do "$5"; done
+	sleep 1 & s=$!; for i in 1 2 3; do kill -CONT $s; done
+	wait' sh "$PY" "$LOAD" "$last_cpu" "$work/gt" "$work/true-$$" \
 	2>"$work/ftrec.err" || { fail "ftrec record failed:"; cat "$work/ftrec.err"; finish; }
 assert_state_unchanged "$work/tracefs.before"
-[ "$(ls "$work/gt" | wc -l)" = 4 ] || { fail "the workload wrote $(ls "$work/gt")"; finish; }
+[ "$(ls "$work/gt" | wc -l)" = 5 ] || { fail "the workload wrote $(ls "$work/gt")"; finish; }
+shell=$(cat "$work/gt/shell")
+rm "$work/gt/shell"
 
 # gt FILE KEY -> the value of KEY= in a ground-truth file
 gt() { tr ' ' '\n' <"$1" | sed -n "s/^$2=//p"; }
@@ -143,6 +152,17 @@ within "bursts: longest slice (us) no longer than two bursts" "$(col "$dist" max
 hist=$(report cpudist "$f")
 whole=$(awk -F, 'NR > 1 && $1 == 2048 { print $3 }' <<<"$hist")
 within "bursts: slices of 2048-4095 us (whole bursts)" "${whole:-0}" 14 41
+
+# --- summary
+"$FTANA" report summary "$work/s.ftz" --json --top 1000 >"$work/summary.json" 2>>"$work/ftana.err" ||
+	fail "ftana report summary failed"
+assert_eq "summary: execs of true-$$" 5 "$(grep -o "{\"filename\":\"$work/true-$$\",\"execs\":[0-9]*" \
+	"$work/summary.json" | sed 's/.*://')"
+"$FTANA" report summary "$work/s.ftz" --json -p "$shell" >"$work/summary-p.json" 2>>"$work/ftana.err"
+assert_eq "summary -p shell: SIGCONT sent" 3 "$(grep -o '{"sig":18,"sent":[0-9]*' "$work/summary-p.json" | sed 's/.*://')"
+for part in capture losses cpu runq exec signal missing; do
+	grep -q "\"$part\":\[" "$work/summary.json" || fail "summary: no part $part"
+done
 
 [ -s "$work/ftana.err" ] && { echo "ftana said:"; sed 's/^/      | /' "$work/ftana.err"; }
 finish
