@@ -22,11 +22,13 @@ DISK=nullb1 MNT=/mnt/case
 # readahead is one contiguous run on the disk).
 STRIDE=1024 OFFSET=768 INTERVAL_MS=20
 cfg=/sys/kernel/config/nullb/$DISK
+ctl=/tmp/casestudy.ctl	# the workload's commands, a FIFO: kept out of /out (a tar archive for the host)
 wl_pid=
 
 cleanup() {
 	[ -n "$wl_pid" ] && kill "$wl_pid" 2>/dev/null && wait "$wl_pid"
 	umount "$MNT" 2>/dev/null
+	rm -f "$ctl"
 	[ -d "$cfg" ] && { echo 0 > "$cfg/power"; rmdir "$cfg"; }
 }
 trap cleanup EXIT
@@ -57,14 +59,14 @@ sync
 # ---- the incident: the database opens its file with the large readahead...
 run blockdev --setra $RA_OLD /dev/$DISK
 blockdev --getra /dev/$DISK > ra_at_open
-mkfifo ctl
-workload faults "$MNT/db.dat" ctl $STRIDE $OFFSET $INTERVAL_MS > workload.out 2> workload.err &
+mkfifo "$ctl"
+workload faults "$MNT/db.dat" "$ctl" $STRIDE $OFFSET $INTERVAL_MS > workload.out 2> workload.err &
 wl_pid=$!
 # drive COMMAND: hands one command to the workload and waits for its answer line.
 cat > drive <<EOF
 #!/bin/sh
 n=\$(wc -l < $OUT/workload.out)
-echo "\$*" > $OUT/ctl
+echo "\$*" > $ctl
 i=0
 while [ "\$(wc -l < $OUT/workload.out)" -le "\$n" ]; do
 	i=\$((i + 1))
