@@ -9,6 +9,7 @@ pkgs=(build-essential pkg-config libzstd-dev zstd libtraceevent-dev libtracefs-d
 # (flex ... xz-utils: to build the kernel lab's profiler kernel, tests/lab/kernel-build.sh)
 pkgs+=(clang libclang-rt-14-dev time) # make fuzz (libFuzzer); /usr/bin/time: test_hostile.sh's RSS bounds
 pkgs+=(chromium) # tests/test_svg_render.sh renders the SVG pictures headless (about 30 s to install)
+pkgs+=(python3-zstandard) # tests/ftz_reader.py (test_conformance.sh): the independent .ftz reader decompresses with it
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
