@@ -1,0 +1,320 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_report_snoop.c - the triage reports' SQL on hand-made rows whose answer is known
+ * by construction (reports/snoop.c, schema/reports/{syscount,opensnoop,execsnoop,
+ * killsnoop,bitesize}.sql): syscall entries paired with their exits per thread (a loss
+ * between them, a call that never returns, an exit without its entry, threads
+ * interleaved), syscall names from event_types even when the table was renamed or the
+ * name is hostile, errno names; open flags decoded on x86_64 and left hex on aarch64;
+ * exec parents, exit codes and ends; signal results and names per architecture; I/O
+ * size buckets; each report's CSV through the front end.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "analyze/ftana.h"
+#include "reports/report_util.h"
+#include "reports/snoop.h"
+#include "tests/report_func_fixture.h"
+
+static int next_id;
+static int next_type = 1000;
+
+/* fx_exec with SQLite's own conversions (%Q, %w): names here hold quotes on purpose. */
+static void sql_exec(sqlite3 *db, const char *fmt, ...)
+{
+	va_list ap;
+	char *err = NULL;
+
+	va_start(ap, fmt);
+	char *sql = sqlite3_vmprintf(fmt, ap);
+	va_end(ap);
+	if (sqlite3_exec(db, sql, NULL, NULL, &err) != SQLITE_OK)
+		fail_msg("%s: %s", sql, err);
+	sqlite3_free(sql);
+}
+
+static sqlite3 *snoop_db(const char *machine)
+{
+	sqlite3 *db = fx_open();
+
+	next_id = 0;
+	fx_exec(db, "CREATE TABLE event_types (type_id INTEGER PRIMARY KEY, system TEXT NOT NULL, "
+		"name TEXT NOT NULL, table_name TEXT, format TEXT, print_fmt TEXT, count INTEGER NOT NULL)");
+	fx_exec(db, "CREATE TABLE lost_events (cpu INTEGER NOT NULL, ts INTEGER, count INTEGER)");
+	sql_exec(db, "INSERT INTO meta VALUES ('uname_machine', %Q)", machine);
+	return db;
+}
+
+/* A syscall event table named TABLE for syscalls:NAME (enter: ARGS columns; exit: ret). */
+static void sys_table(sqlite3 *db, const char *name, const char *table, const char *args)
+{
+	sql_exec(db, "CREATE TABLE \"%w\" (id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, __syscall_nr%s%s)",
+		table, *args ? ", " : "", args);
+	sql_exec(db, "INSERT INTO event_types VALUES (%d, 'syscalls', %Q, %Q, '', '', 0)", next_type++,
+		name, table);
+}
+
+static int ev(sqlite3 *db, const char *table, long long ts, int tid, const char *values)
+{
+	int id = ++next_id;
+
+	sql_exec(db, "INSERT INTO \"%w\" VALUES (%d, %lld, 0, %d, NULL%s%s)", table, id, ts, tid,
+		*values ? ", " : "", values);
+	return id;
+}
+
+/* A syscall event: its __syscall_nr (0 here: nothing reads it), then VALUES. */
+static int sys_ev(sqlite3 *db, const char *table, long long ts, int tid, const char *values)
+{
+	char v[256];
+
+	snprintf(v, sizeof(v), "0%s%s", *values ? ", " : "", values);
+	return ev(db, table, ts, tid, v);
+}
+
+static void sys_db_tables(sqlite3 *db)
+{
+	sys_table(db, "sys_enter_getppid", "sys_enter_getppid", "");
+	sys_table(db, "sys_exit_getppid", "sys_exit_getppid", "ret");
+	/* a table the importer renamed (another system has an event of that name) */
+	sys_table(db, "sys_enter_read", "syscalls_sys_enter_read", "fd, buf, count");
+	sys_table(db, "sys_exit_read", "syscalls_sys_exit_read", "ret");
+	sys_table(db, "sys_enter_exit_group", "sys_enter_exit_group", "error_code");
+	sys_table(db, "sys_enter_openat", "sys_enter_openat", "dfd, filename, flags, mode");
+	sys_table(db, "sys_exit_openat", "sys_exit_openat", "ret");
+	/* a hostile name: quotes in both the event's name and its table's */
+	sys_table(db, "sys_enter_a'b\"c", "t'x\"", "");
+	sys_table(db, "sys_exit_a'b\"c", "t'y\"", "ret");
+	fx_exec(db, "INSERT INTO tasks VALUES (10, 10, 'ten'), (11, 10, 'ten'), (12, 12, 'twelve')");
+}
+
+static void test_syscall_pairing(void **state)
+{
+	(void)state;
+	sqlite3 *db = snoop_db("x86_64");
+
+	sys_db_tables(db);
+	int a = sys_ev(db, "sys_enter_getppid", 100, 10, "");
+	int b = sys_ev(db, "syscalls_sys_enter_read", 110, 11, "3, 0, 4096");  /* interleaved thread */
+	sys_ev(db, "sys_exit_getppid", 150, 10, "9");
+	int c = sys_ev(db, "sys_enter_getppid", 200, 10, "");
+	sys_ev(db, "syscalls_sys_exit_read", 260, 11, "-11");                    /* EAGAIN */
+	sys_ev(db, "sys_exit_getppid", 300, 10, "9");
+	int d = sys_ev(db, "syscalls_sys_enter_read", 400, 11, "3, 0, 1");
+	fx_exec(db, "INSERT INTO lost_events VALUES (1, 450, 7)");            /* between d and its exit */
+	sys_ev(db, "syscalls_sys_exit_read", 500, 11, "1");
+	sys_ev(db, "sys_exit_openat", 510, 12, "4");                              /* no entry: left out */
+	int e = sys_ev(db, "sys_enter_exit_group", 600, 12, "3");                 /* never returns */
+	int f = sys_ev(db, "t'x\"", 700, 12, "");
+	sys_ev(db, "t'y\"", 705, 12, "-4095");
+	int g = sys_ev(db, "sys_enter_getppid", 800, 12, "");
+	sys_ev(db, "syscalls_sys_exit_read", 900, 12, "0");                       /* another syscall's exit */
+
+	assert_int_equal(snoop_views(db), 0);
+	assert_int_equal(fx_int(db, "SELECT count(*) FROM syscall_calls"), 7);
+	assert_int_equal(fx_int(db, "SELECT dur_ns FROM syscall_calls WHERE id = %d", a), 50);
+	assert_int_equal(fx_int(db, "SELECT dur_ns FROM syscall_calls WHERE id = %d", c), 100);
+	assert_string_equal(fx_text(db, "SELECT syscall || ' ' || pid || ' ' || tid || ' ' || error "
+			    "FROM syscall_calls WHERE id = %d", b), "read 10 11 EAGAIN");
+	assert_int_equal(fx_int(db, "SELECT exit_id IS NULL FROM syscall_calls WHERE id = %d", d), 1);
+	assert_int_equal(fx_int(db, "SELECT exit_id IS NULL FROM syscall_calls WHERE id = %d", e), 1);
+	assert_string_equal(fx_text(db, "SELECT syscall || ' ' || error FROM syscall_calls WHERE id = %d", f),
+			    "a'b\"c errno 4095");
+	assert_int_equal(fx_int(db, "SELECT exit_id IS NULL FROM syscall_calls WHERE id = %d", g), 1);
+
+	char *out, *err;
+	char *by_syscall[] = { "syscount", "--csv" };
+	assert_int_equal(fx_run_io("syscount", db, &out, &err, 2, by_syscall), 0);
+	assert_int_equal(fx_count_lines(err, "warning: the capture lost 7 events"), 1);
+	free(err);
+	assert_non_null(strstr(out, "getppid,3,0,0.00015,0.075,1\n"));
+	assert_non_null(strstr(out, "read,2,1,0.00015,0.15,1\n"));
+	assert_non_null(strstr(out, "exit_group,1,0,,,1\n"));
+	free(out);
+	char *by_process[] = { "syscount", "--by", "process", "-x", "--csv" };
+	assert_int_equal(fx_run_io("syscount", db, &out, &err, 5, by_process), 0);
+	free(err);
+	assert_string_equal(out, "pid,comm,calls,errors,total_ms,avg_us,unpaired\n"
+			    "10,ten,1,1,0.00015,0.15,0\n12,twelve,1,1,5.0e-06,0.005,0\n");
+	free(out);
+	char *one_thread[] = { "syscount", "-L", "11", "--csv" };
+	assert_int_equal(fx_run_io("syscount", db, &out, &err, 4, one_thread), 0);
+	free(err);
+	assert_string_equal(out, "syscall,calls,errors,total_ms,avg_us,unpaired\nread,2,1,0.00015,0.15,1\n");
+	free(out);
+	fx_close(db);
+}
+
+static void test_open_flags(void **state)
+{
+	(void)state;
+	for (int arch = 0; arch < 2; arch++) {
+		sqlite3 *db = snoop_db(arch ? "aarch64" : "x86_64");
+
+		sys_db_tables(db);
+		/* AT_FDCWD in an 8-byte slot, its upper half zero; flags with an unnamed bit 1 << 30 */
+		sys_ev(db, "sys_enter_openat", 100, 10, "4294967196, 140000, 1074332225, 420");
+		sys_ev(db, "sys_exit_openat", 110, 10, "-2");
+		sys_ev(db, "sys_enter_openat", 200, 10, "7, 'a\"b', 0, 0");
+		sys_ev(db, "sys_exit_openat", 210, 10, "5");
+		assert_int_equal(snoop_views(db), 0);
+		/* 1074332225 = 1 << 30 | O_CLOEXEC | O_DIRECTORY | O_TRUNC | O_CREAT | O_WRONLY */
+		assert_string_equal(fx_text(db, "SELECT flags FROM opens WHERE ts = 100"),
+				    arch ? "0x40090241" : "O_WRONLY|O_CREAT|O_TRUNC|O_DIRECTORY|O_CLOEXEC|0x40000000");
+		assert_string_equal(fx_text(db, "SELECT dirfd || ' ' || error || ' ' || filename_addr FROM opens WHERE ts = 100"),
+				    "AT_FDCWD ENOENT 0x222e0");
+		assert_string_equal(fx_text(db, "SELECT dirfd || ' ' || fd || ' ' || path FROM opens WHERE ts = 200"),
+				    "7 5 a\"b");
+		fx_close(db);
+	}
+}
+
+static void exec_tables(sqlite3 *db)
+{
+	fx_exec(db, "CREATE TABLE sched_process_exec (id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, "
+		"filename, field_pid, old_pid)");
+	fx_exec(db, "CREATE TABLE sched_process_fork (id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, "
+		"parent_comm, parent_pid, child_comm, child_pid)");
+	fx_exec(db, "CREATE TABLE sched_process_exit (id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, "
+		"comm, field_pid, prio, group_dead)");
+}
+
+static void test_execs(void **state)
+{
+	(void)state;
+	sqlite3 *db = snoop_db("x86_64");
+
+	sys_db_tables(db);
+	exec_tables(db);
+	fx_exec(db, "INSERT INTO tasks VALUES (19, 19, 'sh'), (21, 19, 'sh'), (30, 30, 'x'), (31, 30, 'x')");
+	/* 21 (a thread of 19) forks 30, which execs twice, then its thread 31 exits it with 3 */
+	ev(db, "sched_process_fork", 100, 21, "'sh', 21, 'sh', 30");
+	ev(db, "sched_process_exec", 200, 30, "'/usr/bin/a-very-long-program-name', 30, 30");
+	ev(db, "sched_process_exec", 300, 30, "'/bin/b', 30, 30");
+	sys_ev(db, "sys_enter_exit_group", 350, 31, "259");
+	ev(db, "sched_process_exit", 360, 31, "'b', 31, 120, 0");
+	ev(db, "sched_process_exit", 400, 30, "'b', 30, 120, 1");
+	/* 40: forked before the capture, still running at its end */
+	ev(db, "sched_process_exec", 500, 40, "'rel/c', 40, 40");
+	assert_int_equal(snoop_views(db), 0);
+	assert_string_equal(fx_text(db, "SELECT ppid || ' ' || comm || ' ' || end_reason || ' ' || dur_ns "
+			    "|| ' ' || coalesce(exit_code, 'null') FROM execs WHERE ts = 200"),
+			    "19 a-very-long-pro exec 100 null");
+	assert_string_equal(fx_text(db, "SELECT ppid || ' ' || comm || ' ' || end_reason || ' ' || dur_ns "
+			    "|| ' ' || exit_code FROM execs WHERE ts = 300"), "19 b exit 100 3");
+	assert_string_equal(fx_text(db, "SELECT coalesce(ppid, 'null') || ' ' || comm || ' ' || "
+			    "coalesce(end_reason, 'null') || ' ' || coalesce(dur_ns, 'null') FROM execs "
+			    "WHERE ts = 500"), "null c null null");
+	char *out;
+	char *csv[] = { "execsnoop", "--csv", "-p", "30" };
+	assert_int_equal(fx_run("execsnoop", db, &out, 4, csv), 0);
+	assert_int_equal(fx_count_lines(out, ","), 3); /* the header, the 2 execs of 30 */
+	assert_non_null(strstr(out, "\n3.0e-07,30,19,b,/bin/b,3,0.0001,exit\n"));
+	free(out);
+	fx_close(db);
+}
+
+static void signal_table(sqlite3 *db)
+{
+	fx_exec(db, "CREATE TABLE signal_generate (id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, sig, "
+		"errno, code, comm, field_pid, \"group\", result)");
+}
+
+static void test_kills(void **state)
+{
+	(void)state;
+	for (int arch = 0; arch < 2; arch++) {
+		sqlite3 *db = snoop_db(arch ? "mips64" : "aarch64");
+
+		signal_table(db);
+		fx_exec(db, "INSERT INTO tasks VALUES (5, 5, 'killer'), (6, 6, 'victim')");
+		ev(db, "signal_generate", 100, 5, "15, 0, 0, 'victim', 6, 1, 0");
+		ev(db, "signal_generate", 110, 5, "28, 0, 0, 'victim', 6, 1, 1");
+		ev(db, "signal_generate", 120, 5, "34, 0, -1, 'victim', 6, 1, 2");
+		ev(db, "signal_generate", 130, 5, "10, 0, -6, 'victim', 6, 0, 3");
+		ev(db, "signal_generate", 140, 6, "17, 0, 1, 'killer', 5, 1, 4");
+		ev(db, "signal_generate", 150, 6, "9, 0, 128, 'killer', 5, 1, 9");
+		assert_int_equal(snoop_views(db), 0);
+		assert_string_equal(fx_text(db, "SELECT group_concat(coalesce(signal, '-') || ':' || result, ' ') "
+				    "FROM (SELECT * FROM kills ORDER BY id)"),
+				    arch ? "-:delivered -:ignored -:already_pending -:overflow_fail -:lose_info -:result_9" :
+				    "SIGTERM:delivered SIGWINCH:ignored SIGRT2:already_pending SIGUSR1:overflow_fail "
+				    "SIGCHLD:lose_info SIGKILL:result_9");
+		char *out;
+		char *csv[] = { "killsnoop", "--csv" };
+		assert_int_equal(fx_run("killsnoop", db, &out, 2, csv), 0);
+		assert_int_equal(fx_count_lines(out, ",victim,"), 4); /* sent by a task; not the kernel's */
+		free(out);
+		char *all[] = { "killsnoop", "--csv", "--all", "--target", "5" };
+		assert_int_equal(fx_run("killsnoop", db, &out, 5, all), 0);
+		assert_int_equal(fx_count_lines(out, ",killer,"), 2);
+		assert_int_equal(fx_count_lines(out, ","), 3);
+		free(out);
+		fx_close(db);
+	}
+}
+
+static void test_bitesize(void **state)
+{
+	(void)state;
+	sqlite3 *db = snoop_db("x86_64");
+
+	fx_exec(db, "CREATE TABLE block_rq_issue (id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, dev, "
+		"sector, nr_sector, bytes, ioprio, rwbs, comm, cmd)");
+	fx_exec(db, "INSERT INTO tasks VALUES (7, 7, 'dd')");
+	/* 1 KiB - 1 -> bucket 0..1, 64 KiB twice -> 64..127, 4 KiB -> 4..7, a flush (0) left out */
+	const int sizes[] = { 1023, 65536, 65536, 4096, 0 };
+	for (size_t i = 0; i < 5; i++) {
+		char v[128];
+		snprintf(v, sizeof(v), "%d, 0, %d, %d, 0, 'R', 'dd', ''", 8 << 20, sizes[i] / 512, sizes[i]);
+		ev(db, "block_rq_issue", 100 + (long long)i, 7, v);
+	}
+	char *out;
+	char *csv[] = { "bitesize", "--csv" };
+	assert_int_equal(fx_run("bitesize", db, &out, 2, csv), 0);
+	assert_string_equal(out, "pid,comm,low_kb,high_kb,count,bytes\n"
+			    "7,dd,0,1,1,1023\n7,dd,2,3,0,0\n7,dd,4,7,1,4096\n7,dd,8,15,0,0\n"
+			    "7,dd,16,31,0,0\n7,dd,32,63,0,0\n7,dd,64,127,2,131072\n");
+	free(out);
+	fx_close(db);
+}
+
+/* A capture without the events: a one-line error naming what to record. */
+static void test_missing(void **state)
+{
+	(void)state;
+	sqlite3 *db = snoop_db("x86_64");
+	char *out, *err;
+	char *args[] = { "execsnoop" };
+
+	assert_int_equal(fx_run_io("execsnoop", db, &out, &err, 1, args), FTANA_EXIT_ERROR);
+	assert_string_equal(err, "ftana report execsnoop: this capture did not record "
+			    "sched:sched_process_exec (record with 'ftrec triage')\n");
+	free(out);
+	free(err);
+	args[0] = "syscount";
+	assert_int_equal(fx_run_io("syscount", db, &out, &err, 1, args), FTANA_EXIT_ERROR);
+	assert_int_equal(fx_count_lines(err, "ftrec triage --syscalls"), 1);
+	free(out);
+	free(err);
+	fx_close(db);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_syscall_pairing),
+		cmocka_unit_test(test_open_flags),
+		cmocka_unit_test(test_execs),
+		cmocka_unit_test(test_kills),
+		cmocka_unit_test(test_bitesize),
+		cmocka_unit_test(test_missing),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
