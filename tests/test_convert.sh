@@ -67,9 +67,31 @@ print("same %d" % len(ours))
 EOF
 }
 
+sql_one() { "$FTANA" sql "$1" "$2" --csv 2>/dev/null | tail -1; }
+
 # ---------------------------------------------------------------- every sample
+# and a hand-made capture with 8 KiB sub-buffers (buffer_subbuf_size_kb, kernel 6.8)
+# on two CPUs whose PAGES sections interleave (tests/hostile/ftzgen.py)
+mkdir -p "$tmp/gen8k"
+PYTHONPATH="$TESTS_DIR/hostile" python3 - "$tmp/gen8k/subbuf8k.ftz" <<'EOF'
+import sys
+from ftzgen import (Capture, good_format, good_record, header, info_sec, file_sec, pages_sec,
+                    ring_page, end_sec)
+PS = 8192
+cap = Capture(nr_cpus=2, info_extra={"subbuf_size": PS})
+cap.event("good", good_format())
+out = bytearray(header() + info_sec(cap.info))
+for name, data in cap.files + [("saved_cmdlines", b"4242 worker\n")]:
+    out += file_sec(name, data)
+def page(cpu, first, n, ts0):   # 150 records fill more than 4096 bytes
+    return ring_page([(1000, good_record(first + i, b"cpu%d" % cpu)) for i in range(n)], ts0, PS)
+out += pages_sec(0, [page(0, 0, 150, 1000000)], PS)
+out += pages_sec(1, [page(1, 1000, 20, 1500000)], PS)
+out += pages_sec(0, [page(0, 150, 10, 3000000)], PS)
+open(sys.argv[1], "wb").write(out + end_sec())
+EOF
 nr_samples=0
-for ftz in "$ROOT_DIR"/samples/*.ftz; do
+for ftz in "$ROOT_DIR"/samples/*.ftz "$tmp/gen8k/subbuf8k.ftz"; do
 	name=$(basename "$ftz" .ftz)
 	nr_samples=$((nr_samples + 1))
 	cp "$ftz" "$tmp/$name.ftz" # its database cache goes beside it, in $tmp
@@ -87,6 +109,15 @@ for ftz in "$ROOT_DIR"/samples/*.ftz; do
 	esac
 	trace-cmd report --stat "$tmp/$name.dat" >"$tmp/stat" 2>&1
 	assert_eq "$name: trace-cmd report --stat exit status" 0 "$?"
+	# each CPU's data where trace-cmd mmaps it: at a multiple of the sub-buffer size
+	ps=$(sql_one "$tmp/$name.ftz" "select coalesce((select value from meta where key = 'subbuf_size'), 4096)")
+	misaligned=0 seen=0
+	for off in $(sed -n 's/^CPU[0-9]* data recorded at offset=\(0x[0-9a-f]*\)$/\1/p' "$tmp/stat"); do
+		seen=$((seen + 1))
+		[ $((off % ps)) = 0 ] || misaligned=$((misaligned + 1))
+	done
+	assert_eq "$name: CPU data offsets (--stat lists $seen) misaligned to $ps bytes" 0 "$misaligned"
+	assert_ge "$name: CPUs with data in --stat" 1 "$seen"
 	# the kernel's counters, as the capture stored them at the end
 	want=$("$FTANA" sql "$tmp/$name.ftz" "select count(*) from cpu_stats where phase = 'end'" --csv 2>/dev/null | tail -1)
 	assert_eq "$name: --stat shows each CPU's counters" "$want" "$(grep -c '^CPU: [0-9]' "$tmp/stat")"
