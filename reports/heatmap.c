@@ -18,7 +18,8 @@
 #define PLOT_X 90         /* left of the plot: the y labels */
 #define PLOT_W 960
 #define ROW_H 18
-#define TOP 70            /* title, subtitle */
+#define TOP 110           /* title, subtitle, the column totals' strip */
+#define STRIP_H 40        /* the tallest column total's bar */
 #define RIGHT 150         /* row totals, legend */
 #define BOTTOM 60         /* x labels, axis name */
 
@@ -175,6 +176,43 @@ static void write_cells(FILE *f, const struct grid *g, const struct heatmap_styl
 	fputs("</g>\n", f);
 }
 
+/* Above the plot: each column's total as a bar (the rate over time at a glance). */
+static void write_column_totals(FILE *f, const struct grid *g, const struct heatmap_style *st,
+				int64_t origin, double cell_w)
+{
+	int64_t max = 0;
+	char text[64];
+
+	for (size_t col = 0; col < g->cols; col++) {
+		int64_t n = 0;
+
+		for (int b = g->lo; b <= g->hi; b++)
+			n += g->counts[col * NR_BUCKETS + b];
+		if (n > max)
+			max = n;
+	}
+	snprintf(text, sizeof(text), "max %lld", (long long)max);
+	svg_text(f, PLOT_X - 6, TOP - 6 - STRIP_H + 10, "class=\"ylabel\"", text, 0);
+	svg_text(f, PLOT_X - 6, TOP - 6, "class=\"ylabel\"", "per column", 0);
+	fputs("<g id=\"column-totals\">\n", f);
+	for (size_t col = 0; col < g->cols && max; col++) {
+		int64_t n = 0;
+
+		for (int b = g->lo; b <= g->hi; b++)
+			n += g->counts[col * NR_BUCKETS + b];
+		if (!n)
+			continue;
+		double h = STRIP_H * (double)n / (double)max;
+		double start = (double)(g->t0 - origin + (int64_t)col * g->col_ns) / 1e9;
+
+		fprintf(f, "<rect class=\"t\" data-n=\"%lld\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
+			"height=\"%.2f\" fill=\"#a0a0a0\"><title>%.6f - %.6f s: %lld %s</title></rect>\n",
+			(long long)n, PLOT_X + col * cell_w, TOP - 6 - h, cell_w, h, start,
+			start + g->col_ns / 1e9, (long long)n, st->what);
+	}
+	fputs("</g>\n", f);
+}
+
 static void write_axes(FILE *f, const struct grid *g, const struct heatmap_style *st,
 		       int64_t origin, double cell_w)
 {
@@ -267,6 +305,7 @@ static void write_svg(FILE *f, const struct grid *g, const struct heatmap_style 
 	svg_text(f, width / 2.0, 24, "id=\"title\"", title, 0);
 	svg_text(f, width / 2.0, 46, "id=\"subtitle\"", subtitle ? subtitle : "", 0);
 	write_cells(f, g, st, origin, cell_w);
+	write_column_totals(f, g, st, origin, cell_w);
 	write_axes(f, g, st, origin, cell_w);
 	write_legend(f, g, st);
 	fputs("</g>\n", f);

@@ -4,10 +4,12 @@
  * y the latency in log2 buckets (bcc biolatency's: 0-1 us, 2-3 us, 4-7 us, ...,
  * the shortest at the bottom), a cell's colour the number of events (I/Os, calls)
  * that started in that column with a latency in that bucket. Axes, a colour legend,
- * each row's total on the right and the grand total in the title; hovering a cell
- * shows its time range, bucket and count.
+ * each row's total on the right, each column's as a bar above the plot and the
+ * grand total in the title; hovering a cell or bar shows its time range, bucket and
+ * count.
  *
- * Each cell is <rect class="c" data-n="COUNT" ...><title>...</title></rect> and the
+ * Each cell is <rect class="c" data-n="COUNT" ...><title>...</title></rect>, each
+ * column total <rect class="t" data-n="COUNT" ...>, and the
  * #heatmap group carries data-total, data-columns and data-col-ns, so tests and
  * scripts can read the numbers back.
  */

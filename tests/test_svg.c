@@ -247,7 +247,7 @@ static void io(sqlite3 *db, int64_t ts, int64_t lat_ns)
 }
 
 /* The count of the cell at column col (x = 90 + col * w) and bucket row (from the
- * top, y = 70 + row * 18); 0 when the cell is not drawn. */
+ * top, y = 110 + row * 18); 0 when the cell is not drawn. */
 static long long cell(const char *svg, double w, int col, int row)
 {
 	for (const char *p = svg; (p = strstr(p, "<rect class=\"c\" data-n=\"")); p++) {
@@ -256,7 +256,7 @@ static long long cell(const char *svg, double w, int col, int row)
 		int y;
 
 		if (sscanf(p, "<rect class=\"c\" data-n=\"%lld\" x=\"%lf\" y=\"%d\"", &n, &x, &y) == 3 &&
-		    (int)((x - 90) / w + 0.5) == col && y == 70 + row * 18)
+		    (int)((x - 90) / w + 0.5) == col && y == 110 + row * 18)
 			return n;
 	}
 	return 0;
@@ -285,6 +285,10 @@ static void test_heatmap_cells(void **state)
 	assert_int_equal(cell(out, w, 1, 1), 1);
 	assert_int_equal(cell(out, w, 2, 0), 2);
 	assert_int_equal(count(out, "<rect class=\"c\""), 4);
+	/* the column totals: 2, 1, 2 */
+	assert_int_equal(count(out, "<rect class=\"t\""), 3);
+	assert_non_null(strstr(out, "<rect class=\"t\" data-n=\"1\" x=\"177.27\" y=\"84.00\" "
+			       "width=\"87.27\" height=\"20.00\""));
 	assert_non_null(strstr(out, "<title>0.002000 - 0.003000 s, 1024 - 2047 us: 2 I/Os</title>"));
 	assert_int_equal(xml_chars_ok((const unsigned char *)out), true);
 	free(out);

@@ -10,9 +10,10 @@
 #   call-time flame graphs (report funcgraph --svg): every node of `--tree --json`
 #     is a frame with its path, its calls and its total time (ns) (at least its
 #     callees' sum), the own parts add up to the total; -m and a slice too;
-#   heat maps (report iolat / funcslower --heatmap): the cells' counts add up to
-#     the rows of the --json report with the same options (whole capture, a slice,
-#     -D), and every row's latency bucket total matches the rows' latencies;
+#   heat maps (report iolat / funcslower --heatmap): the cells' counts and the
+#     column totals add up to the rows of the --json report with the same options
+#     (whole capture, a slice, -D, --col), and every latency bucket's total matches
+#     the rows' latencies;
 #   -o: written through a temp file and renamed (nothing left beside it, the mode a
 #     new file gets), refused onto the capture, its database, a symlink to it, a
 #     directory; a failed write (file size limit) leaves OUT as it was; no -o and
@@ -156,6 +157,9 @@ def check_heatmap(report, cap, *args, col=None):
     n = sum(int(c.get("data-n")) for c in cells)
     if not (n == int(hm.get("data-total")) == len(rows)):
         errors.append(f"{what}: cells hold {n}, data-total {hm.get('data-total')}, the report {len(rows)} rows")
+    cols = sum(int(r.get("data-n")) for r in root.iter(f"{NS}rect") if r.get("class") == "t")
+    if cols != len(rows):
+        errors.append(f"{what}: the column totals add up to {cols}, the report has {len(rows)} rows")
     # each row of cells: its bucket is its y; the buckets' totals from the rows' latencies
     key = "lat_ms" if report == "iolat" else "dur_ns"
     lats = [round(r[key] * 1e6) if key == "lat_ms" else r[key] for r in rows]
