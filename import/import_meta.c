@@ -306,7 +306,27 @@ int meta_event_types(struct importer *im)
 }
 
 /* Lines of "PID WORD" (saved_cmdlines: pid comm; saved_tgids: pid tgid) into tasks. */
-static int tasks_from(struct importer *im, const char *file, int phase, const char *sql)
+/* A decimal number 0..INT_MAX and nothing else (sscanf's %d overflows silently). */
+static bool pid_number(const char *s, int *out)
+{
+	char *end;
+	long long v;
+
+	if (*s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno || *end || v > INT32_MAX)
+		return false;
+	*out = (int)v;
+	return true;
+}
+
+/* "PID WORD" lines of FILE into tasks through sql; with numeric, WORD must be a
+ * pid too (a tgid): the files come from the capture, and a line that is not what
+ * the kernel or ftrec writes is skipped (FORMAT.md 4.2). */
+static int tasks_from(struct importer *im, const char *file, int phase, const char *sql,
+		      bool numeric)
 {
 	const char *text = dec_file(im->dec, file, phase, NULL);
 	sqlite3_stmt *st;
@@ -316,13 +336,17 @@ static int tasks_from(struct importer *im, const char *file, int phase, const ch
 		return 0;
 	rc = im_prepare(im, sql, &st);
 	for (char l[256]; !rc && next_line(&text, l, sizeof(l));) {
-		char word[64];
-		int pid;
+		char first[16], word[64];
+		int pid, tgid;
 
-		if (sscanf(l, "%d %63[^\n]", &pid, word) != 2)
+		if (sscanf(l, "%15s %63[^\n]", first, word) != 2 || !pid_number(first, &pid) ||
+		    (numeric && !pid_number(word, &tgid)))
 			continue;
 		sqlite3_bind_int(st, 1, pid);
-		sqlite3_bind_text(st, 2, word, -1, SQLITE_TRANSIENT);
+		if (numeric)
+			sqlite3_bind_int(st, 2, tgid);
+		else
+			sqlite3_bind_text(st, 2, word, -1, SQLITE_TRANSIENT);
 		rc = im_step_done(im, st, "tasks");
 	}
 	sqlite3_finalize(st);
@@ -336,7 +360,7 @@ int meta_tasks(struct importer *im)
 	static const char set_comm[] = "INSERT INTO tasks(pid, comm) VALUES (?, ?) "
 				       "ON CONFLICT(pid) DO UPDATE SET comm = excluded.comm";
 	sqlite3_stmt *st;
-	int rc = tasks_from(im, "saved_cmdlines", -1, set_comm);
+	int rc = tasks_from(im, "saved_cmdlines", -1, set_comm, false);
 
 	if (!rc && im->comms) {
 		rc = im_prepare(im, set_comm, &st);
@@ -358,8 +382,8 @@ int meta_tasks(struct importer *im)
 	static const char first_tgid[] = "INSERT INTO tasks(pid, tgid) VALUES (?, ?) "
 		"ON CONFLICT(pid) DO UPDATE SET tgid = coalesce(tasks.tgid, excluded.tgid)";
 	for (int phase = FTZ_PHASE_END; !rc && phase >= FTZ_PHASE_START; phase--)
-		rc = tasks_from(im, "/proc/tgids", phase, first_tgid);
+		rc = tasks_from(im, "/proc/tgids", phase, first_tgid, true);
 	if (!rc)
-		rc = tasks_from(im, "saved_tgids", -1, first_tgid);
+		rc = tasks_from(im, "saved_tgids", -1, first_tgid, true);
 	return rc;
 }

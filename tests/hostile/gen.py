@@ -29,7 +29,7 @@ import sys
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ftzgen import (Capture, FILE, FLAG_ZSTD, GOOD_ID, PAGES, common, event_format,  # noqa: E402
-                    file_payload, good_format, good_record, section, tracedat_v6,
+                    file_payload, file_sec, good_format, good_record, section, tracedat_v6,
                     zstd_frame)
 
 CASES = []  # (name, filename, bytes, [(command, exits, rss_mb, nofile, check)])
@@ -292,6 +292,35 @@ def esc_text():
     case("esc_text", cap.build(), runs)
 
 
+# ---- ftrec's /proc/tgids, written by whoever made the file ---------------------------
+def proc_tgids():
+    # FORMAT.md 4.2: "TID TGID" decimal lines; anything else is skipped. 200,000 good
+    # lines (pids 10000..209999), then lines no ftrec writes: negative, overflowing,
+    # words, injection, escapes, NULs, a 10,000-byte line, no final newline.
+    cap = Capture()
+    n = with_good(cap)
+    good = "".join(f"{p} {p + 1}\n" for p in range(10000, 210000)).encode()
+    junk = (b"-5 10\n4242 -1\n99999999999 1\n1 99999999999999999999\n2147483648 1\n"
+            b"abc def\n4242\n\n 4242\n4242 4242'); ATTACH 'pwned_tgid.db' AS p; --\n"
+            b"4242 1e3\n4242 0x10\n4242 12abc\n\x1b[2J 1\n4242 \x1b]0;x\x07\n"
+            b"7\x007 7\n5 " + b"9" * 10000 + b"\n6 6" + b"x" * 10000 + b"\n4242 4241")
+    cap.files.append(("/proc/tgids", good + junk))
+    end_tgids = b"4242 4240\n4243 x\n"
+    capture = cap.build()
+    # the END copy after the pages: 4242 is in process 4240 (END wins over START)
+    end_at = capture.rindex(b"stop_reason=test\n") - 32
+    capture = capture[:end_at] + file_sec("/proc/tgids", end_tgids, phase=1) + capture[end_at:]
+    count = "sql:select count(*) from tasks where "
+    runs = standard(n) + [
+        (count + "tgid is not null", "0", 0, 0, "stdout=^ *200001 *$"),
+        (count + "typeof(tgid) not in ('integer', 'null') or tgid < 0 or pid < 0",
+         "0", 0, 0, "stdout=^ *0 *$"),
+        ("sql:select tgid from tasks where pid = 4242", "0", 0, 0, "stdout=^ *4240 *$"),
+        ("sql:select tgid from tasks where pid = 209999", "0", 0, 0, "stdout=^ *210000 *$"),
+        (count + "pid in (4243, 5, 6, 7, 2147483647)", "0", 0, 0, "stdout=^ *0 *$")]
+    case("proc_tgids", capture, runs)
+
+
 # ---- a planted cache and a session that writes ------------------------------------
 def planted_db():
     # Two captures of the same size: the test builds A's database, plants it as
@@ -338,7 +367,8 @@ def main():
     os.makedirs(out, exist_ok=True)
     big = (zstd_bombs, file_bombs, cpus_3000, files_250k)
     for gen in (sqli_system, sqli_event_field, case_collide, reserved_names, info_nul,
-                field_layouts, pid_size3, print_fmt_cases, printk_malformed, zstd_bombs,
+                field_layouts, pid_size3, print_fmt_cases, printk_malformed, proc_tgids,
+                zstd_bombs,
                 file_bombs, cpus_3000, files_250k, esc_text, planted_db, sql_writes,
                 tracedat_cases):
         if not (small and gen in big):
