@@ -18,44 +18,57 @@
 --    its next exec, whichever comes first; end_reason 'exit' or 'exec', NULL when
 --    neither is in the capture (dur_ns NULL too).
 --  * exit_code: the status (its low 8 bits, as a shell shows it) the process passed to
---    exit_group()/exit() (syscall events,
---    recorded with `ftrec triage --syscalls`) by any of its threads between the exec
+--    exit_group() (any thread) or exit() (its leader thread) (syscall events,
+--    recorded with `ftrec triage --syscalls`) between the exec
 --    and the exit; NULL without syscall events, or when a signal ended it.
 DROP VIEW IF EXISTS temp.execs;
 
+-- Window functions over one time-ordered stream per pid instead of a lookup per exec:
+-- the cost grows as n log n with the events, not as execs times exits.
 CREATE TEMP VIEW execs AS
-WITH ex AS (
-	SELECT e.id, e.ts, e.cpu, e.field_pid AS pid, e.old_pid, e.filename,
-	       lead(e.id) OVER (PARTITION BY e.field_pid ORDER BY e.id) AS next_exec_id,
-	       lead(e.ts) OVER (PARTITION BY e.field_pid ORDER BY e.id) AS next_exec_ts
-	FROM sched_process_exec e),
-ended AS (
-	SELECT ex.*,
-	       (SELECT min(x.id) FROM sched_process_exit x
-	        WHERE x.field_pid = ex.pid AND x.id > ex.id) AS exit_id
-	FROM ex),
-bounded AS (
-	SELECT ended.*,
-	       CASE WHEN exit_id IS NOT NULL AND (next_exec_id IS NULL OR exit_id < next_exec_id)
-	            THEN 'exit' WHEN next_exec_id IS NOT NULL THEN 'exec' END AS end_reason
-	FROM ended)
-SELECT b.id AS id, b.ts AS ts, b.cpu AS cpu, b.pid AS pid, b.old_pid AS old_pid,
-       (SELECT coalesce(t.tgid, f.parent_pid)
-        FROM sched_process_fork f LEFT JOIN tasks t ON t.pid = f.parent_pid
-        WHERE f.child_pid = b.pid AND f.id < b.id ORDER BY f.id DESC LIMIT 1) AS ppid,
-       substr(replace(b.filename, rtrim(b.filename, replace(b.filename, '/', '')), ''), 1, 15)
+WITH stream AS (
+	SELECT field_pid AS pid, id, ts, 0 AS kind FROM sched_process_exec
+	UNION ALL SELECT field_pid, id, ts, 1 FROM sched_process_exit
+	UNION ALL SELECT child_pid, id, ts, 2 FROM sched_process_fork),
+forked AS (
+	SELECT pid, id, ts, kind,
+	       max(CASE WHEN kind = 2 THEN id END)
+		OVER (PARTITION BY pid ORDER BY id ROWS UNBOUNDED PRECEDING) AS fork_id
+	FROM stream),
+ends AS (
+	SELECT pid, id, ts, kind, fork_id,
+	       lead(kind) OVER w AS next_kind, lead(id) OVER w AS next_id, lead(ts) OVER w AS next_ts
+	FROM forked WHERE kind IN (0, 1)
+	WINDOW w AS (PARTITION BY pid ORDER BY id)),
+-- exit_group() by any thread of the process, exit() by its leader thread only (another
+-- thread's exit() ends that thread, not the process)
+codes AS (
+	SELECT coalesce(t.tgid, g.pid) AS pid, g.id AS id, g.error_code AS code
+	FROM sys_enter_exit_group g LEFT JOIN tasks t ON t.pid = g.pid
+	UNION ALL
+	SELECT x.pid, x.id, x.error_code FROM sys_enter_exit x
+	WHERE coalesce((SELECT tgid FROM tasks t WHERE t.pid = x.pid), x.pid) = x.pid),
+coded AS (
+	SELECT id, kind, code,
+	       max(CASE WHEN kind = 0 THEN id END)
+		OVER (PARTITION BY pid ORDER BY id ROWS UNBOUNDED PRECEDING) AS exec_id
+	FROM (SELECT field_pid AS pid, id, 0 AS kind, NULL AS code FROM sched_process_exec
+	      UNION ALL SELECT pid, id, 1, code FROM codes)),
+first_code AS (
+	SELECT exec_id, min(id) AS code_id FROM coded WHERE kind = 1 AND exec_id IS NOT NULL
+	GROUP BY exec_id)
+SELECT e.id AS id, e.ts AS ts, x.cpu AS cpu, e.pid AS pid, x.old_pid AS old_pid,
+       (SELECT coalesce(t.tgid, f.parent_pid) FROM sched_process_fork f
+        LEFT JOIN tasks t ON t.pid = f.parent_pid WHERE f.id = e.fork_id) AS ppid,
+       substr(replace(x.filename, rtrim(x.filename, replace(x.filename, '/', '')), ''), 1, 15)
 	       AS comm,
-       b.filename AS filename,
-       b.end_reason AS end_reason,
-       CASE b.end_reason WHEN 'exit' THEN (SELECT ts FROM sched_process_exit WHERE id = b.exit_id)
-                         WHEN 'exec' THEN b.next_exec_ts END AS end_ts,
-       CASE b.end_reason WHEN 'exit' THEN (SELECT ts FROM sched_process_exit WHERE id = b.exit_id)
-                         WHEN 'exec' THEN b.next_exec_ts END - b.ts AS dur_ns,
-       CASE WHEN b.end_reason = 'exit' THEN
-	       (SELECT code FROM (
-		       SELECT id, error_code AS code, pid FROM sys_enter_exit_group
-		       UNION ALL SELECT id, error_code, pid FROM sys_enter_exit) c
-		LEFT JOIN tasks t ON t.pid = c.pid
-		WHERE c.id > b.id AND c.id < b.exit_id AND coalesce(t.tgid, c.pid) = b.pid
-		ORDER BY c.id LIMIT 1) & 255 END AS exit_code
-FROM bounded b;
+       x.filename AS filename,
+       CASE e.next_kind WHEN 1 THEN 'exit' WHEN 0 THEN 'exec' END AS end_reason,
+       e.next_ts AS end_ts,
+       e.next_ts - e.ts AS dur_ns,
+       CASE WHEN e.next_kind = 1 AND fc.code_id < e.next_id THEN
+	       (SELECT code FROM coded c WHERE c.id = fc.code_id) & 255 END AS exit_code
+FROM ends e
+JOIN sched_process_exec x ON x.id = e.id
+LEFT JOIN first_code fc ON fc.exec_id = e.id
+WHERE e.kind = 0;
