@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -425,6 +426,104 @@ static void test_funclatency(void **state)
 	fx_close(db);
 }
 
+/* Open a copy of samples/NAME.ftz (ftana_open caches its database beside it: not in
+ * the source tree). */
+static sqlite3 *open_sample(const char *name, char *dir)
+{
+	char cmd[512], path[256];
+	bool damaged = false;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/%s.ftz", dir, name);
+	snprintf(cmd, sizeof(cmd), "cp samples/%s.ftz %s", name, path);
+	if (system(cmd) != 0)
+		fail_msg("samples/%s.ftz is missing", name);
+	sqlite3 *db = ftana_open(path, &damaged);
+	assert_non_null(db);
+	return db;
+}
+
+static void remove_dir(const char *dir)
+{
+	char cmd[300];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* The lab's function_graph capture (ftrec funcgraph ksys_read -- workload read ...):
+ * for its most called functions and ksys_read, funclatency's count and total are the
+ * `calls` rows with a duration (the kernel's rettime - calltime). */
+static void test_funclatency_funcgraph_sample(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/test_report_sched.XXXXXX";
+	sqlite3 *db = open_sample("funcgraph", dir);
+	struct { char func[128]; long long count, total_ns; } want[4];
+	int n = 0;
+	sqlite3_stmt *st;
+
+	/* the expected values first: the report rebuilds `calls` (no statement may read it) */
+	assert_int_equal(funcgraph_views(db), 0);
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT func, count(*), sum(dur_ns) FROM calls "
+					    "WHERE dur_ns IS NOT NULL GROUP BY func "
+					    "ORDER BY func = 'ksys_read' DESC, count(*) DESC LIMIT 4",
+					    -1, &st, NULL), SQLITE_OK);
+	for (; n < 4 && sqlite3_step(st) == SQLITE_ROW; n++) {
+		snprintf(want[n].func, sizeof(want[n].func), "%s", sqlite3_column_text(st, 0));
+		want[n].count = sqlite3_column_int64(st, 1);
+		want[n].total_ns = sqlite3_column_int64(st, 2);
+	}
+	sqlite3_finalize(st);
+	assert_int_equal(n, 4);
+	assert_string_equal(want[0].func, "ksys_read");
+	for (int i = 0; i < n; i++) {
+		char *out, line[64];
+		char *argv[] = { "funclatency", "-f", want[i].func, "--summary", "--csv", "-H" };
+
+		assert_int_equal(run("funclatency", db, &out, NULL, 6, argv), 0);
+		/* count, total_ms, ... */
+		snprintf(line, sizeof(line), "\n%lld,", want[i].count);
+		char *row = strstr(out, line);
+
+		assert_non_null(row);
+		double total_ms = atof(strchr(row + 1, ',') + 1);
+
+		assert_true(total_ms * 1e6 - (double)want[i].total_ns < 1 &&
+			    total_ms * 1e6 - (double)want[i].total_ns > -1);
+		free(out);
+	}
+	/* ksys_read ran for the workload's read: once at least */
+	assert_true(fx_int(db, "SELECT count(*) FROM calls WHERE func = 'ksys_read'") >= 1);
+	sqlite3_close(db);
+	remove_dir(dir);
+}
+
+/* The profiler capture (ftrec funccount --profile *sys_getppid -- workload bursts 3 1000
+ * 1000): 3 x 1000 calls, the kernel's time for them. */
+static void test_funclatency_profile_sample(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/test_report_sched.XXXXXX";
+	sqlite3 *db = open_sample("funccount_profile", dir);
+	char *out, *err;
+	char *argv[] = { "funclatency", "-f", "__do_sys_getppid", "--csv" };
+
+	assert_non_null(strstr(fx_text(db, "SELECT value FROM meta WHERE key = 'cmdline'"),
+			       "workload bursts 3 1000 "));
+	assert_int_equal(run("funclatency", db, &out, &err, 4, argv), 0);
+	char want[200];
+
+	snprintf(want, sizeof(want), "func,count,total_ms,avg_us\n__do_sys_getppid,3000,%s,",
+		 fx_text(db, "SELECT max(time_ns) / 1e6 FROM function_profile"));
+	assert_non_null(strstr(out, want));
+	assert_non_null(strstr(err, "keeps totals"));
+	free(out);
+	free(err);
+	sqlite3_close(db);
+	remove_dir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -439,6 +538,8 @@ int main(void)
 		cmocka_unit_test(test_no_sched_events),
 		cmocka_unit_test(test_summary_report),
 		cmocka_unit_test(test_funclatency),
+		cmocka_unit_test(test_funclatency_funcgraph_sample),
+		cmocka_unit_test(test_funclatency_profile_sample),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
