@@ -26,6 +26,8 @@ v[ra_old_kb]=$((v[ra_old] / 2)) v[ra_new_kb]=$((v[ra_new] / 2))
 v[ra_old_pages]=$((v[ra_old] / 8)) v[ra_new_pages]=$((v[ra_new] / 8))
 v[ra_tuned_kb]=$(cat "$out/ra_tuned_kb")
 v[max_kb]=$(cat "$out/disk_max_sectors_kb")
+v[pieces]=$(((v[ra_old_kb] + v[max_kb] - 1) / v[max_kb]))	# disk requests per old readahead
+v[ra_ratio]=$((v[ra_old] / v[ra_new]))
 v[scheduler]=$(sed 's/.*\[\(.*\)\].*/\1/' "$out/disk_scheduler")
 v[kernel]=$("$FTANA" sql "$out/case01_iolat.ftz" "SELECT value FROM meta WHERE key = 'uname_release'" --csv | sed 1d)
 v[guest_secs]=$(cat "$out/guest.secs")
