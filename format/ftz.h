@@ -189,16 +189,6 @@ struct ftz_pages {
 };
 int ftz_parse_pages(const struct ftz_section *sec, struct ftz_pages *out);
 
-/*
- * The fixed fields of a PAGES section (cpu, page_size, nr_pages; pages NULL) from
- * the first bytes of its payload, without decompressing the rest: an index of a
- * file's batches then costs a few KiB of zstd output per section, not the batch.
- * sec comes from ftz_reader_next, decoded or not. Checks what ftz_parse_pages
- * checks, against raw_len. 0, or -EINVAL with *why set.
- */
-int ftz_reader_pages_header(struct ftz_reader *r, const struct ftz_section *sec,
-			    struct ftz_pages *out, const char **why);
-
 /* Parsed FTZ_SEC_SNAPSHOT payload (name as in struct ftz_file, shares its buffer). */
 struct ftz_snapshot {
 	struct ftz_snapshot_time time;
