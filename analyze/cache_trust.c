@@ -175,10 +175,8 @@ static int feed_all(struct siphash *h, int fd)
 	return n < 0 ? -1 : 0;
 }
 
-int trust_input_digest(const char *path, enum input_kind kind, uint64_t *digest)
+static int feed_file(struct siphash *h, const char *path, enum input_kind kind)
 {
-	static const char domain[] = "ftana input digest 1";
-	struct siphash h;
 	struct stat st;
 	int fd = open(path, O_RDONLY | O_CLOEXEC), rc;
 
@@ -188,14 +186,46 @@ int trust_input_digest(const char *path, enum input_kind kind, uint64_t *digest)
 		close(fd);
 		return -1;
 	}
+	feed_u64(h, kind);
+	feed_u64(h, st.st_size);
+	rc = kind == INPUT_FTZ ? feed_ftz(h, fd, st.st_size) : feed_all(h, fd);
+	close(fd);
+	return rc;
+}
+
+int trust_input_digest(const char *path, enum input_kind kind, uint64_t *digest)
+{
+	static const char domain[] = "ftana input digest 1";
+	struct siphash h;
+	int rc;
+
 	siphash_init(&h, the_key());
 	siphash_update(&h, domain, sizeof(domain));
-	feed_u64(&h, kind);
-	feed_u64(&h, st.st_size);
-	rc = kind == INPUT_FTZ ? feed_ftz(&h, fd, st.st_size) : feed_all(&h, fd);
-	close(fd);
+	rc = feed_file(&h, path, kind);
 	*digest = siphash_final(&h);
 	return rc;
+}
+
+int trust_set_digest(char *const *paths, size_t n, uint64_t *digest)
+{
+	static const char domain[] = "ftana input set digest 1";
+	struct siphash h;
+
+	siphash_init(&h, the_key());
+	siphash_update(&h, domain, sizeof(domain));
+	feed_u64(&h, n);
+	for (size_t i = 0; i < n; i++) {
+		const char *base = strrchr(paths[i], '/');
+
+		base = base ? base + 1 : paths[i];
+		/* the name too: a segment's number is part of what the capture is */
+		feed_u64(&h, strlen(base));
+		siphash_update(&h, base, strlen(base));
+		if (feed_file(&h, paths[i], INPUT_FTZ) < 0)
+			return -1;
+	}
+	*digest = siphash_final(&h);
+	return 0;
 }
 
 /* Every row of a query, each value with its type and length so no two differ alike. */

@@ -35,6 +35,13 @@ enum input_kind { INPUT_FTZ, INPUT_TRACEDAT };
 /* The keyed digest of the input file PATH; 0, or -1 if it cannot be read (errno). */
 int trust_input_digest(const char *path, enum input_kind kind, uint64_t *digest);
 
+/*
+ * The keyed digest of a capture made of several .ftz files (a disk ring's head and
+ * segments, a --rotate series), in their order: each file's name and digest, so a
+ * new, removed or changed segment is a different input. 0, or -1 (errno).
+ */
+int trust_set_digest(char *const *paths, size_t n, uint64_t *digest);
+
 /* The MAC of the database db for an input of that digest. 0, or -1 on an SQL error. */
 int trust_db_mac(sqlite3 *db, uint64_t input_digest, const char *db_version, uint64_t *mac);
 

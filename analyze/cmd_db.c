@@ -2,16 +2,20 @@
 /* cmd_db.c - `ftana db FILE.ftz [-o OUT.db]`: build the database (by default the
  * cache beside the .ftz, reused while up to date) and print its path. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analyze/dbcache.h"
 #include "analyze/ftana.h"
 
 static const char usage_text[] =
-	"usage: ftana db FILE [-o OUT.db]\n"
+	"usage: ftana db FILE [FILE...] [-o OUT.db]\n"
 	"Decode FILE (a .ftz, or a trace-cmd trace.dat) into an SQLite database and print its\n"
 	"path: by default the cache beside FILE (its name + .db, or under $XDG_CACHE_HOME/ftana when\n"
 	"that directory is not writable), reused while it provably belongs to FILE.\n"
+	"A disk ring (ftrec --ring) is opened by its NAME.ftz: its segments are found beside it.\n"
+	"Several FILEs are the files of one ftrec --rotate series, joined into one capture\n"
+	"(cache FILE.join-HASH.db); files of different captures are refused.\n"
 	"  -o OUT.db   write the database to OUT.db instead\n";
 
 static int usage(void)
@@ -21,7 +25,9 @@ static int usage(void)
 
 int cmd_db(int argc, char **argv)
 {
-	const char *in = NULL, *out = NULL;
+	const char *out = NULL;
+	const char **in = calloc((size_t)argc, sizeof(*in));
+	size_t n = 0;
 	bool damaged = false;
 	sqlite3 *db;
 
@@ -30,20 +36,24 @@ int cmd_db(int argc, char **argv)
 			out = argv[++i];
 		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
 			return ftana_usage(usage_text, true);
-		else if (argv[i][0] == '-' || in)
-			return usage();
+		else if (argv[i][0] == '-' || !in)
+			return free(in), usage();
 		else
-			in = argv[i];
+			in[n++] = argv[i];
 	}
-	if (!in)
-		return usage();
+	if (!n)
+		return free(in), usage();
 	if (out) {
-		if (dbcache_build(in, out, &damaged) < 0)
+		int rc = dbcache_build_set(in, n, out, &damaged);
+
+		free(in);
+		if (rc < 0)
 			return damaged ? FTANA_EXIT_DAMAGED : FTANA_EXIT_ERROR;
 		printf("%s\n", out);
 		return damaged ? FTANA_EXIT_DAMAGED : FTANA_EXIT_OK;
 	}
-	db = ftana_open(in, &damaged);
+	db = ftana_open_set(in, n, &damaged);
+	free(in);
 	if (!db)
 		return damaged ? FTANA_EXIT_DAMAGED : FTANA_EXIT_ERROR;
 	printf("%s\n", sqlite3_db_filename(db, "main"));

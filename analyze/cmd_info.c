@@ -53,6 +53,35 @@ static int summary(sqlite3 *db)
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
+/* A disk ring or joined series (schema/info_segments.sql): trimmed, gaps, each file's losses. */
+static int set_lines(sqlite3 *db)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (ftana_exec_sql_file(db, "schema/info_segments.sql") < 0)
+		return -1;
+	if (sqlite3_prepare_v2(db, "SELECT key, value FROM info_set WHERE value IS NOT NULL ORDER BY ord",
+			       -1, &st, NULL) != SQLITE_OK) {
+		ftana_error("%s\n", sqlite3_errmsg(db));
+		return -1;
+	}
+	bool any = false;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (!any)
+			putchar('\n');
+		any = true;
+		printf("%-10s ", (const char *)sqlite3_column_text(st, 0));
+		text_put(stdout, (const char *)sqlite3_column_text(st, 1), sqlite3_column_bytes(st, 1));
+		putchar('\n');
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return -1;
+	return any ? print_query(db, "files of the capture (losses their pages flag):",
+				 "SELECT * FROM info_set_files") : 0;
+}
+
 int cmd_info(int argc, char **argv)
 {
 	bool damaged = false;
@@ -73,6 +102,8 @@ int cmd_info(int argc, char **argv)
 	if (!rc)
 		rc = print_query(db, "losses per CPU (pages flagged by the kernel; its counters over the recording):",
 				 "SELECT * FROM info_losses");
+	if (!rc)
+		rc = set_lines(db);
 	sqlite3_close(db);
 	if (rc < 0)
 		return FTANA_EXIT_ERROR;

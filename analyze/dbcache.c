@@ -24,6 +24,7 @@
 
 #include "analyze/cache_trust.h"
 #include "analyze/dbcache.h"
+#include "decode/capture_set.h"
 #include "decode/decode.h"
 #include "import/import_child.h"
 #include "analyze/sql_files.h"
@@ -130,6 +131,60 @@ static bool stamp_matches(sqlite3 *db, const struct stat *src)
 	return ok;
 }
 
+/*
+ * The files of the capture INPUTS names (capture_set.h: a ring's segments, a
+ * series), its digest over all of them, and its stamp: total size, newest mtime.
+ * A new segment changes all three, so it makes a new database. 0, or -1 (printed).
+ */
+struct input_set {
+	struct cset cs;
+	enum kind kind;
+	uint64_t digest;
+	struct stat st;
+};
+
+static int input_set_open(const char *const *inputs, size_t n, struct input_set *in)
+{
+	char err[512];
+	struct stat st;
+
+	memset(in, 0, sizeof(*in));
+	in->kind = sniff(inputs[0]);
+	if (n == 1 && in->kind != KIND_FTZ) {
+		/* a trace.dat: one file, digested whole */
+		if (stat(inputs[0], &in->st) < 0 ||
+		    trust_input_digest(inputs[0], INPUT_TRACEDAT, &in->digest) < 0) {
+			ftana_error("%s: %s\n", inputs[0], strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	if (cset_open(inputs, n, &in->cs, err, sizeof(err)) < 0) {
+		ftana_error("%s\n", err);
+		return -1;
+	}
+	for (size_t i = 0; i < in->cs.n; i++) {
+		if (stat(in->cs.paths[i], &st) < 0) {
+			ftana_error("%s: %s\n", in->cs.paths[i], strerror(errno));
+			cset_free(&in->cs);
+			return -1;
+		}
+		if (!i)
+			in->st = st;
+		else
+			in->st.st_size += st.st_size;
+		if (mtime_ns(&st) > mtime_ns(&in->st))
+			in->st.st_mtim = st.st_mtim;
+	}
+	if ((in->cs.n == 1 && !in->cs.ring ? trust_input_digest(in->cs.paths[0], INPUT_FTZ, &in->digest)
+					    : trust_set_digest(in->cs.paths, in->cs.n, &in->digest)) < 0) {
+		ftana_error("%s: %s\n", inputs[0], strerror(errno));
+		cset_free(&in->cs);
+		return -1;
+	}
+	return 0;
+}
+
 struct build {
 	const char *input, *tmp, *out;
 	const struct stat *src;
@@ -175,49 +230,43 @@ static int finish_build(void *arg)
 	return rc;
 }
 
-static int build(const char *input, uint64_t digest, const char *out, bool *damaged)
+/* The given inputs go to the import as given: it resolves the set again (the same files). */
+static int build(const char *const *inputs, size_t n, const struct input_set *in,
+		 const char *out, bool *damaged)
 {
-	struct stat src;
-	struct build b = { .input = input, .out = out, .src = &src, .digest = digest };
+	struct build b = { .input = inputs[0], .out = out, .src = &in->st, .digest = in->digest };
 	char *tmp;
 	int rc;
 
 	*damaged = false;
-	if (stat(input, &src) < 0) {
-		ftana_error("%s: %s\n", input, strerror(errno));
-		return -1;
-	}
 	if (asprintf(&tmp, "%s.tmp.%d", out, (int)getpid()) < 0)
 		return -1;
 	unlink(tmp);
 	b.tmp = tmp;
 	errno = 0;
-	rc = import_isolated(input, tmp, damaged, finish_build, &b);
-	if (rc < 0 && src.st_size < 16 && sniff(input) == KIND_FTZ)
+	rc = import_isolated_set(inputs, n, tmp, damaged, finish_build, &b);
+	if (rc < 0 && in->st.st_size < 16 && in->kind == KIND_FTZ)
 		*damaged = true; /* a .ftz cut inside its file header */
 	free(tmp);
 	return rc;
 }
 
-static int input_digest(const char *input, uint64_t *digest)
+int dbcache_build_set(const char *const *inputs, size_t n, const char *out, bool *damaged)
 {
-	enum kind k = sniff(input);
+	struct input_set in;
+	int rc;
 
-	if (trust_input_digest(input, k == KIND_TRACEDAT ? INPUT_TRACEDAT : INPUT_FTZ, digest) < 0) {
-		ftana_error("%s: %s\n", input, strerror(errno));
+	*damaged = false;
+	if (input_set_open(inputs, n, &in) < 0)
 		return -1;
-	}
-	return 0;
+	rc = build(inputs, n, &in, out, damaged);
+	cset_free(&in.cs);
+	return rc;
 }
 
 int dbcache_build(const char *input, const char *out, bool *damaged)
 {
-	uint64_t digest;
-
-	*damaged = false;
-	if (input_digest(input, &digest) < 0)
-		return -1;
-	return build(input, digest, out, damaged);
+	return dbcache_build_set(&input, 1, out, damaged);
 }
 
 /* FILE.ftz.db beside the .ftz, or $XDG_CACHE_HOME/ftana/<name>-<hash>.db. */
@@ -289,10 +338,36 @@ static sqlite3 *open_trusted(const char *path, const struct stat *src, uint64_t 
 	return NULL;
 }
 
-static sqlite3 *open_input(const char *path, const struct stat *src, bool *damaged)
+/* Several files joined: FIRST.ftz.join-HASH.db, HASH over all their names (given order). */
+static char *join_cache_path(const char *const *inputs, size_t n)
 {
-	char *cache = cache_path(path);
+	char *first = n > 1 ? cache_path(inputs[0]) : NULL, *p = NULL, real[PATH_MAX];
+	uint64_t h = 1469598103934665603ull;
+
+	if (n == 1)
+		return cache_path(inputs[0]);
+	if (!first)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		for (const char *s = realpath(inputs[i], real) ? real : inputs[i]; ; s++) {
+			h = (h ^ (unsigned char)*s) * 1099511628211ull;
+			if (!*s)
+				break;
+		}
+	first[strlen(first) - 3] = '\0'; /* ".db" */
+	if (asprintf(&p, "%s.join-%016" PRIx64 ".db", first, h) < 0)
+		p = NULL;
+	free(first);
+	return p;
+}
+
+static sqlite3 *open_input(const char *const *inputs, size_t n, bool *damaged)
+{
+	const char *path = inputs[0];
+	char *cache = join_cache_path(inputs, n);
+	struct input_set in;
 	uint64_t digest;
+	const struct stat *src = &in.st;
 	bool suspicious;
 	sqlite3 *db = NULL;
 
@@ -300,8 +375,11 @@ static sqlite3 *open_input(const char *path, const struct stat *src, bool *damag
 		ftana_error("out of memory\n");
 		return NULL;
 	}
-	if (input_digest(path, &digest) < 0)
-		goto out;
+	if (input_set_open(inputs, n, &in) < 0) {
+		free(cache);
+		return NULL;
+	}
+	digest = in.digest;
 	db = open_trusted(cache, src, digest, &suspicious);
 	if (db) {
 		*damaged = warn_damage(db, path);
@@ -310,14 +388,26 @@ static sqlite3 *open_input(const char *path, const struct stat *src, bool *damag
 	if (suspicious)
 		ftana_error("%s: not made by this user's ftana from %s; rebuilding it\n",
 			cache, path);
-	if (build(path, digest, cache, damaged) < 0)
+	if (build(inputs, n, &in, cache, damaged) < 0)
 		goto out;
 	db = open_trusted(cache, src, digest, &suspicious);
 	if (!db)
 		ftana_error("%s: changed by someone else while it was built\n", cache);
 out:
+	cset_free(&in.cs);
 	free(cache);
 	return db;
+}
+
+sqlite3 *ftana_open_set(const char *const *inputs, size_t n, bool *damaged)
+{
+	*damaged = false;
+	for (size_t i = 0; n > 1 && i < n; i++)
+		if (sniff(inputs[i]) != KIND_FTZ) {
+			ftana_error("%s: only .ftz files of one --rotate series can be joined\n", inputs[i]);
+			return NULL;
+		}
+	return n > 1 ? open_input(inputs, n, damaged) : ftana_open(inputs[0], damaged);
 }
 
 sqlite3 *ftana_open(const char *path, bool *damaged)
@@ -343,7 +433,7 @@ sqlite3 *ftana_open(const char *path, bool *damaged)
 	case KIND_TRACEDAT:
 		break;
 	}
-	return open_input(path, &src, damaged);
+	return open_input(&path, 1, damaged);
 }
 
 int ftana_exec_sql_file(sqlite3 *db, const char *path)

@@ -18,6 +18,10 @@
  * be imported, in which case -1 is returned.
  */
 int dbcache_build(const char *ftz, const char *out, bool *damaged);
+/* The same for a capture of several files (one --rotate series, capture_set.h). */
+int dbcache_build_set(const char *const *inputs, size_t n, const char *out, bool *damaged);
+/* ftana_open for several files of one --rotate series (one: ftana_open). */
+sqlite3 *ftana_open_set(const char *const *inputs, size_t n, bool *damaged);
 
 /* ftana's per-user cache directory ($XDG_CACHE_HOME/ftana or ~/.cache/ftana),
  * created (0700) if missing. 0, or -errno. */

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decode/capture_set.h"
 #include "decode/decode_int.h"
 
 #define RB_COMMIT_MASK 0x3fffffffull /* commit bits above the size are loss flags */
@@ -51,7 +52,8 @@ static int add_section(struct dec *d, const struct ftz_section *sec, const struc
 		c->secs = n;
 		c->cap_secs = cap;
 	}
-	c->secs[c->nr_secs++] = (struct sec_ref){ sec->offset, p->nr_pages, (uint32_t)sec->raw_len };
+	c->secs[c->nr_secs++] = (struct sec_ref){ sec->offset, p->nr_pages, (uint32_t)sec->raw_len,
+						  d->cur_file };
 	d->stats.nr_sections++;
 	d->stats.nr_pages += p->nr_pages;
 	d->stats.raw_bytes += sec->raw_len;
@@ -105,7 +107,7 @@ static void take_info(struct dec *d, const struct ftz_section *sec)
  * again): a bad zstd frame must stop the file at its offset before any event is
  * merged, or events of later sections of other CPUs would already be out.
  */
-static int scan(struct dec *d, struct ftz_reader *r, char *err, size_t errlen)
+int dec_scan(struct dec *d, struct ftz_reader *r, char *err, size_t errlen)
 {
 	struct ftz_section sec;
 	int rc;
@@ -134,7 +136,6 @@ static int scan(struct dec *d, struct ftz_reader *r, char *err, size_t errlen)
 				set_damage(d, sec.offset, "invalid PAGES payload (length is not 16 + nr_pages * page_size)");
 				return 0;
 			}
-
 			if (p.cpu >= DEC_MAX_CPUS || p.page_size < 16) {
 				set_damage(d, sec.offset, "PAGES section with an impossible cpu or page size");
 				return 0;
@@ -164,6 +165,8 @@ static int scan(struct dec *d, struct ftz_reader *r, char *err, size_t errlen)
 				set_damage(d, sec.offset, "invalid FILE payload (name length runs past it, or a NUL in the name)");
 				return 0;
 			}
+			if (d->cur_file && f.phase == FTZ_PHASE_START)
+				break; /* a series' later files repeat the first one's START files */
 			rc = dmeta_add_file(d, &f);
 			if (rc == -E2BIG) {
 				set_damage(d, sec.offset, "FILE sections over "
@@ -197,20 +200,36 @@ nomem:
 
 struct dec *dec_open(const char *path, char *err, size_t errlen)
 {
+	return dec_open_set(&path, 1, err, errlen);
+}
+
+struct dec *dec_open_set(const char *const *paths, size_t n, char *err, size_t errlen)
+{
 	struct dec *d = calloc(1, sizeof(*d));
 	struct ftz_reader *r;
+	struct cset cs;
+	const char *path;
 	int rc;
 
-	if (!d) {
-		snprintf(err, errlen, "%s: out of memory", path);
+	if (cset_open(paths, n, &cs, err, errlen) < 0) {
+		free(d);
+		errno = EINVAL;
 		return NULL;
 	}
-	d->path = strdup(path);
+	d->path = d ? strdup(cs.paths[0]) : NULL;
+	if (!d || !d->path) {
+		snprintf(err, errlen, "%s: out of memory", cs.paths[0]);
+		cset_free(&cs);
+		free(d);
+		return NULL;
+	}
+	path = d->path; /* lives until dec_close, unlike cs */
 	d->long_size = 8;
 	rc = d->path ? dat_open(d, err, errlen) : 1;
 	if (rc <= 0) { /* a trace.dat: opened by libtracecmd, or failed */
 		int e = errno;
 
+		cset_free(&cs);
 		if (rc == 0)
 			return d;
 		dec_close(d);
@@ -221,14 +240,17 @@ struct dec *dec_open(const char *path, char *err, size_t errlen)
 	 * the snapshots, so file descriptors do not grow with the number of CPUs. */
 	r = d->r = ftz_reader_open(path, err, errlen);
 	if (!r) {
+		cset_free(&cs);
 		dec_close(d);
 		errno = EINVAL;
 		return NULL;
 	}
-	if (!d->path || scan(d, r, err, errlen) < 0)
+	if (!d->path || dec_scan(d, r, err, errlen) < 0)
 		goto fail;
 	d->stats.file_size = ftz_reader_file_size(r);
 	ftz_reader_trim(r); /* the scan's largest payload (kallsyms) is copied already */
+	if (dset_scan_rest(d, &cs, err, errlen) < 0) /* a ring's segments, a series' files */
+		goto fail;
 	if (!d->info && !d->damaged) {
 		snprintf(err, errlen, "%s: no INFO section: not a recording", path);
 		goto fail;
@@ -250,8 +272,10 @@ struct dec *dec_open(const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: out of memory", path);
 		goto fail;
 	}
+	cset_free(&cs);
 	return d;
 fail:
+	cset_free(&cs);
 	if (d->damaged) {
 		/* say why the metadata is missing: the file is cut or corrupt before it */
 		snprintf(err, errlen, "%s: damaged at offset %llu (%s) before its metadata was complete",
@@ -281,6 +305,7 @@ void dec_close(struct dec *d)
 	free(d->cpus);
 	free(d->heap);
 	ftz_reader_close(d->r);
+	dset_free(d);
 	dmeta_free(d);
 	free(d->info);
 	free(d->end);
@@ -331,7 +356,7 @@ static bool cursor_next_batch(struct dec *d, struct cursor *c)
 		rc = FTZ_READ_DAMAGE;
 		why = "PAGES batches held at once for all CPUs over " DEC_STR(DEC_MAX_BATCH_MIB) " MiB";
 	} else {
-		rc = ftz_reader_read_at(d->r, c->sec_offset, &sec, &c->batch, &c->batch_cap, &why);
+		rc = ftz_reader_read_at(dset_reader(d, ref->file), c->sec_offset, &sec, &c->batch, &c->batch_cap, &why);
 		d->batch_bytes += c->batch_cap - cap_before;
 	}
 	if (rc != FTZ_READ_OK || !sec.data || ftz_parse_pages(&sec, &p) < 0) {
@@ -428,7 +453,6 @@ static bool cursor_next_page(struct dec *d, struct cursor *c)
 		if (ps < hdr || size > ps - hdr ||
 		    (!tep_is_old_format(d->tep) && !page_records_ok(d, page + hdr, size)) ||
 		    kbuffer_load_subbuffer(c->kbuf, page) < 0) {
-
 			d->stats.bad_pages++;
 			continue;
 		}
@@ -553,6 +577,8 @@ int dec_next(struct dec *d, struct dec_event *ev)
 	ev->section_offset = c->sec_offset;
 	ev->type_id = (int)load_uint(c->ev, 2, d->big_endian);
 	ev->event = tep_find_event(d->tep, ev->type_id);
+	if (d->files_in)
+		dset_count(d, c->secs[c->next_sec - 1].file, ev);
 	return 1;
 }
 
@@ -592,7 +618,9 @@ const char *dec_info_text(const struct dec *d)
 	return d->info ? d->info : "";
 }
 
-const char *dec_end_text(const struct dec *d)
+const char *dec_end_text(struct dec *d)
 {
+	if (d->files_in)
+		return dset_end_text(d);
 	return d->end ? d->end : "";
 }

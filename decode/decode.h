@@ -72,6 +72,15 @@ struct dec_stats {
  * later opens fine: dec_damage() tells where reading will stop.
  */
 struct dec *dec_open(const char *path, char *err, size_t errlen);
+/*
+ * The same for a capture made of several files: a ring's head (dec_open finds its
+ * segments itself) or the files of a --rotate series given together (capture_set.h
+ * checks they are one capture). Their pages are merged as one; INFO is the first
+ * file's, END the last one's with the set's keys after it (segments, segment_gaps,
+ * ring_trimmed_*) and segment_stats_N per file once dec_next is done; damage in
+ * one file ends the capture there (its reason names the file).
+ */
+struct dec *dec_open_set(const char *const *paths, size_t n, char *err, size_t errlen);
 /* Do the first LEN bytes of a file say trace-cmd's trace.dat? */
 bool dec_is_tracedat(const void *head, size_t len);
 void dec_close(struct dec *d);
@@ -94,7 +103,7 @@ int dec_long_size(const struct dec *d);
 
 /* INFO / END "key=value\n" text ("" when absent). */
 const char *dec_info_text(const struct dec *d);
-const char *dec_end_text(const struct dec *d);
+const char *dec_end_text(struct dec *d); /* not const: a set builds it */
 
 /* FILE snapshots, in file order (a later one of the same name and phase replaces
  * an earlier one). dec_file returns the data of NAME in PHASE (0 START, 1 END,

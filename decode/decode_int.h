@@ -13,6 +13,14 @@ struct sec_ref {
 	uint64_t offset;
 	uint32_t nr_pages;
 	uint32_t raw_len;       /* payload size decoded: at most FTZ_READ_MAX_PAYLOAD */
+	uint32_t file;          /* index in dec.files_in (a ring or series: capture_set.h) */
+};
+
+/* What dec_next saw of one file of a ring or series. */
+struct dec_member {
+	struct ftz_reader *r;
+	char *name;             /* its base name */
+	uint64_t events, first_ts, last_ts, lost_pages, lost_events;
 };
 
 /* One CPU's position: a batch (PAGES section) decompressed into its own buffer
@@ -66,6 +74,11 @@ struct dec {
 	char *path;
 	struct dat *dat;
 	struct ftz_reader *r;   /* the .ftz, open from dec_open to dec_close: one fd */
+	struct dec_member *files_in; /* a ring or series: every file (files_in[0].r == r), one fd each */
+	size_t nr_files_in;
+	uint32_t cur_file;      /* the file being scanned */
+	char *set_keys;         /* capture_set.h's keys: segments, gaps, ring_trimmed_* */
+	char *end_set;          /* END text + set keys + per-file figures (dec_end_text of a set) */
 	int long_size;
 	bool big_endian;
 	bool bad_endian;        /* INFO endian neither little nor big: refused */
@@ -90,6 +103,17 @@ struct dec {
 	uint64_t damage_offset;
 	char damage_reason[160];
 };
+
+/* decode.c: one file's sections into d (metadata kept, PAGES indexed under d->cur_file). */
+struct cset;
+int dec_scan(struct dec *d, struct ftz_reader *r, char *err, size_t errlen);
+
+/* decode_set.c: the files after the first of a ring or series (capture_set.h). */
+int dset_scan_rest(struct dec *d, const struct cset *cs, char *err, size_t errlen);
+struct ftz_reader *dset_reader(struct dec *d, uint32_t file);
+void dset_count(struct dec *d, uint32_t file, const struct dec_event *ev);
+const char *dset_end_text(struct dec *d);
+void dset_free(struct dec *d);
 
 /* 0, -ENOMEM, or -E2BIG when the files would exceed DEC_MAX_FILE_BYTES. */
 int dmeta_add_file(struct dec *d, const struct ftz_file *f);

@@ -251,6 +251,13 @@ static int run(struct importer *im, const char *db, bool show, struct import_res
 int import_ftz(const char *ftz, const char *db, bool progress_on, struct import_result *res,
 	       char *err, size_t errlen)
 {
+	return import_ftz_set(&ftz, 1, db, progress_on, res, err, errlen);
+}
+
+int import_ftz_set(const char *const *inputs, size_t n, const char *db, bool progress_on,
+		   struct import_result *res, char *err, size_t errlen)
+{
+	const char *ftz = inputs[0];
 	struct importer im = { .err = err, .errlen = errlen, .path = ftz };
 	const uint16_t one = 1;
 	int rc;
@@ -258,7 +265,7 @@ int import_ftz(const char *ftz, const char *db, bool progress_on, struct import_
 	memset(res, 0, sizeof(*res));
 	if (errlen)
 		*err = '\0';
-	im.dec = dec_open(ftz, err, errlen);
+	im.dec = dec_open_set(inputs, n, err, errlen);
 	if (!im.dec)
 		return errno == EBADMSG ? -2 : -1;
 	im.tep = dec_tep(im.dec);

@@ -23,5 +23,8 @@ struct import_result {
  */
 int import_ftz(const char *ftz, const char *db, bool progress, struct import_result *res,
 	       char *err, size_t errlen);
+/* The same for a capture of several files (decode.h dec_open_set: a --rotate series). */
+int import_ftz_set(const char *const *inputs, size_t n, const char *db, bool progress,
+		   struct import_result *res, char *err, size_t errlen);
 
 #endif

@@ -69,14 +69,15 @@ static void remove_tmp(const char *tmp)
 		unlink(journal);
 }
 
-static enum child_status child_import(const char *ftz, const char *tmp)
+static enum child_status child_import(const char *const *inputs, size_t n, const char *tmp)
 {
+	const char *ftz = inputs[0];
 	struct import_result res;
 	char err[512];
 	int rc;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL); /* a parent killed with -9 takes its import along */
-	rc = import_ftz(ftz, tmp, isatty(STDERR_FILENO), &res, err, sizeof(err));
+	rc = import_ftz_set(inputs, n, tmp, isatty(STDERR_FILENO), &res, err, sizeof(err));
 	if (rc < 0) {
 		ftana_error("%s\n", err);
 		return rc == -2 ? CHILD_DAMAGED_EMPTY : CHILD_ERROR;
@@ -93,6 +94,13 @@ static enum child_status child_import(const char *ftz, const char *tmp)
 int import_isolated(const char *ftz, const char *tmp, bool *damaged,
 		    int (*finish)(void *arg), void *arg)
 {
+	return import_isolated_set(&ftz, 1, tmp, damaged, finish, arg);
+}
+
+int import_isolated_set(const char *const *inputs, size_t n, const char *tmp, bool *damaged,
+			int (*finish)(void *arg), void *arg)
+{
+	const char *ftz = inputs[0];
 	struct sigaction pass = { .sa_handler = pass_on }, saved[NR_PASSED];
 	sigset_t block, unblocked;
 	int status = 0, rc = -1;
@@ -116,7 +124,7 @@ int import_isolated(const char *ftz, const char *tmp, bool *damaged,
 		for (size_t i = 0; i < NR_PASSED; i++)
 			sigaction(passed_signals[i], &saved[i], NULL);
 		sigprocmask(SIG_SETMASK, &unblocked, NULL);
-		exit(child_import(ftz, tmp));
+		exit(child_import(inputs, n, tmp));
 	}
 	importer = pid;
 	sigprocmask(SIG_SETMASK, &unblocked, NULL);

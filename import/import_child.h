@@ -4,6 +4,7 @@
 #define IMPORT_CHILD_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /*
  * Import FTZ into the new database TMP in a child process, then call finish(arg)
@@ -15,5 +16,8 @@
  */
 int import_isolated(const char *ftz, const char *tmp, bool *damaged,
 		    int (*finish)(void *arg), void *arg);
+/* The same for a capture of several files (decode.h dec_open_set: a --rotate series). */
+int import_isolated_set(const char *const *inputs, size_t n, const char *tmp, bool *damaged,
+			int (*finish)(void *arg), void *arg);
 
 #endif
