@@ -8,7 +8,8 @@
  * regular expression and shows the share of the total they cover; Esc resets.
  *
  * Each frame is <g class="f" data-v="VALUE"><title>NAME (VALUE, P%)</title><rect/>
- * <text/></g> (VALUE an integer: samples or ns), so tests and scripts can read it;
+ * <text/></g> (VALUE an integer: samples or ns), listed in pre-order (a caller
+ * before its callees, callees in order), so tests and scripts can read the tree back;
  * the <svg> element carries data-total and data-omitted (the value of frames too
  * narrow to draw, min_width px, left out with everything above them).
  */

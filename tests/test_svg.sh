@@ -5,14 +5,14 @@
 #     count of `report stacks --json`; every frame's width is its value's share of the
 #     1180 px; each frame's own part (its value less its callees') adds up to the
 #     total; the stacks rebuilt from the picture's geometry, with their own counts,
-#     are exactly `report stacks --folded`'s lines (names included); a time slice
-#     gives the slice's total;
+#     are exactly `report stacks --folded`'s lines (names included), also for a
+#     time slice and --cpu;
 #   call-time flame graphs (report funcgraph --svg): every node of `--tree --json`
 #     is a frame with its path, its calls and its total time (ns) (at least its
-#     callees' sum), the own parts add up to the total; -m and a slice too;
+#     callees' sum), the own parts add up to the total; -m, a slice, --cpu too;
 #   heat maps (report iolat / funcslower --heatmap): the cells' counts and the
 #     column totals add up to the rows of the --json report with the same options
-#     (whole capture, a slice, -D, --col), and every latency bucket's total matches
+#     (whole capture, a slice, -p, --cpu, -D, --col), and every latency bucket's total matches
 #     the rows' latencies;
 #   -o: written through a temp file and renamed (nothing left beside it, the mode a
 #     new file gets), refused onto the capture, its database, a symlink to it, a
@@ -64,18 +64,24 @@ def frames_of(root):
     return int(flame.get("data-total")), int(flame.get("data-omitted")), frames
 
 def tree(frames):
-    """Parent of each frame from the geometry: one level (16 px) lower, spanning it."""
-    by_y = {}
-    for i, f in enumerate(frames):
-        by_y.setdefault(f["y"], []).append(i)
+    """Parent of each frame: the SVG lists frames in pre-order (a caller before its
+    callees), so a frame's parent is the last frame listed one level (16 px) lower;
+    it must also span it (geometry: tiny frames make containment alone ambiguous)."""
+    last_at_y = {}
     for f in frames:
         f["kids"], f["parent"] = [], None
     for i, f in enumerate(frames):
-        for j in by_y.get(f["y"] + 16, []):
+        j = last_at_y.get(f["y"] + 16)
+        if j is not None:
             p = frames[j]
-            if p["x"] - 0.011 <= f["x"] and f["x"] + f["w"] <= p["x"] + p["w"] + 0.011:
-                f["parent"] = j
-                p["kids"].append(i)
+            f["parent"] = j
+            p["kids"].append(i)
+            if not (p["x"] - 0.011 <= f["x"] and f["x"] + f["w"] <= p["x"] + p["w"] + 0.011):
+                errors.append(f"frame {f['name']!r} at {f['x']}+{f['w']} outside its caller {p['name']!r} at {p['x']}+{p['w']}")
+        last_at_y[f["y"]] = i
+        # a frame listed later at a lower level closes the levels above it
+        for y in [y for y in last_at_y if y < f["y"]]:
+            del last_at_y[y]
     for f in frames:
         names, p = [], f
         while p["parent"] is not None:
@@ -190,17 +196,21 @@ for cap in captures:
             check_stacks(cap)
             check_stacks(cap, *window)
             check_stacks(cap, *first_half)
+            check_stacks(cap, "--cpu", "0")
         if run("report", "funcgraph", cap, "--tree", "--json", ok=False).returncode == 0:
             check_funcgraph(cap)
             check_funcgraph(cap, "-m", "3")
             check_funcgraph(cap, *window)
             check_funcgraph(cap, *first_half)
+            check_funcgraph(cap, "--cpu", "1")
         if run("report", "iolat", cap, "--json", ok=False).returncode == 0:
             check_heatmap("iolat", cap)
             check_heatmap("iolat", cap, *window)
             check_heatmap("iolat", cap, col="0.0005")
-            dev = doc("report", "iolat", cap, "--json")["rows"][0]["disk"]
-            check_heatmap("iolat", cap, "-D", dev)
+            first = doc("report", "iolat", cap, "--json")["rows"][0]
+            check_heatmap("iolat", cap, "-D", first["disk"])
+            check_heatmap("iolat", cap, "-p", str(first["pid"]))
+            check_heatmap("iolat", cap, "--cpu", "1")
         if run("report", "funcslower", cap, "--json", ok=False).returncode == 0 and \
            doc("report", "funcslower", cap, "--json")["rows"]:
             check_heatmap("funcslower", cap)
