@@ -15,6 +15,7 @@ conformance set's .expect files (tests/conformance/README.md):
     damage_offset=X     (end=damaged only)
     events=N            data records in good pages
     cpuN_events=N       per CPU, only CPUs with events
+    cpuN_last_ts=T      the time of the CPU's last event in file order (4.3.1)
     bad_pages=N         sub-buffers dropped as malformed
     lost_pages=N        good sub-buffers flagged "events were lost before"
     lost_total=N        sum of the counts stored on them
@@ -154,29 +155,43 @@ def named_payload(payload, fixed, name_len_at):
 class Totals:
     def __init__(self):
         self.cpu_events = {}
+        self.cpu_last_ts = {}
         self.bad_pages = 0
         self.lost_pages = 0
         self.lost_total = 0
         self.lost_unknown = 0
 
 
-def walk_records(data, size, big):
-    """4.3.1: the records of one sub-buffer's data; the number of events, or None
-    when a record does not lie wholly inside the data (a bad page)."""
+def walk_records(data, size, big, clock):
+    """4.3.1: the records of one sub-buffer's data, the clock starting at the
+    page's timestamp; (number of events, time of the last one), or None when a
+    record does not lie wholly inside the data (a bad page)."""
     u32 = ">I" if big else "<I"
     pos = events = 0
+    last_ts = None
     while pos < size:
         if pos + 4 > size:
             return None
         (word,) = struct.unpack_from(u32, data, pos)
         type_len = word >> 27 if big else word & 31
+        delta = word & ((1 << 27) - 1) if big else word >> 5
+        if type_len == 30 or type_len == 31:
+            if pos + 8 > size:
+                return None
+            (ext,) = struct.unpack_from(u32, data, pos + 4)
+            if type_len == 30:
+                clock += (ext << 27) + delta
+            else:
+                clock = (clock & (0x1F << 59)) | ((ext << 27) + delta)
+        else:
+            clock += delta
         if type_len == 29:                      # padding: length in the next word
             if pos + 8 > size:
                 return None
             (length,) = struct.unpack_from(u32, data, pos + 4)
             end = pos + 4 + length
         elif type_len in (30, 31):              # time extend, absolute time stamp
-            end = pos + 8
+            end = pos + 8                       # (its clock change is above)
         elif type_len == 0:                     # length word, then the data
             if pos + 8 > size:
                 return None
@@ -189,13 +204,15 @@ def walk_records(data, size, big):
                 return None
             end = pos + 8 + length
             events += 1
+            last_ts = clock
         else:
             end = pos + 4 + 4 * type_len
             events += 1
+            last_ts = clock
         if end > size:
             return None
         pos = end
-    return events
+    return events, last_ts
 
 
 def walk_page(page, long_size, big, cpu, totals):
@@ -206,10 +223,11 @@ def walk_page(page, long_size, big, cpu, totals):
     if len(page) < hdr or size > len(page) - hdr:
         totals.bad_pages += 1
         return
-    events = walk_records(page[hdr:hdr + size], size, big)
-    if events is None:
+    walked = walk_records(page[hdr:hdr + size], size, big, int.from_bytes(page[:8], order))
+    if walked is None:
         totals.bad_pages += 1
         return
+    events, last_ts = walked
     if commit & (1 << 31):
         totals.lost_pages += 1
         at = hdr + size
@@ -220,6 +238,7 @@ def walk_page(page, long_size, big, cpu, totals):
             totals.lost_total += count
     if events:
         totals.cpu_events[cpu] = totals.cpu_events.get(cpu, 0) + events
+        totals.cpu_last_ts[cpu] = last_ts
 
 
 def read_header(data):
@@ -309,6 +328,8 @@ def read(path):
     out["events"] = sum(totals.cpu_events.values())
     for cpu in sorted(totals.cpu_events):
         out[f"cpu{cpu}_events"] = totals.cpu_events[cpu]
+    for cpu in sorted(totals.cpu_last_ts):
+        out[f"cpu{cpu}_last_ts"] = totals.cpu_last_ts[cpu]
     out.update(bad_pages=totals.bad_pages, lost_pages=totals.lost_pages,
                lost_total=totals.lost_total, lost_unknown=totals.lost_unknown)
     return out

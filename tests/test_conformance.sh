@@ -4,7 +4,8 @@
 #  1. tests/conformance/gen.py writes the same bytes as the committed set (it is
 #     deterministic and the set is up to date);
 #  2. every tests/conformance/NAME.ftz, read by both: the outcome (exit status,
-#     end state, damage offset, events per CPU, bad pages, losses) must be the
+#     end state, damage offset, events per CPU, bad pages, losses, and for the
+#     cases about the clock the time of each CPU's last event) must be the
 #     one written by hand in NAME.expect (tests/conformance/README.md), and an
 #     exit 1 must be one stderr line naming the problem;
 #  3. every samples/*.ftz: the Python reader's events per CPU agree with
@@ -46,6 +47,8 @@ union all select 'damage_offset=' || value from meta
 	where key = 'damage_offset' and (select value from meta where key = 'end_state') = 'damaged'
 union all select 'events=' || count(*) from events
 union all select * from (select 'cpu' || cpu || '_events=' || count(*) from events group by cpu)
+union all select 'cpu' || cpu || '_last_ts=' || ts from events e
+	where id = (select max(id) from events where cpu = e.cpu)
 union all select 'bad_pages=' || coalesce((select value from meta where key = 'bad_pages'), 0)
 union all select 'lost_pages=' || count(*) from lost_events
 union all select 'lost_total=' || coalesce(sum(count), 0) from lost_events
@@ -75,9 +78,17 @@ for exp in "$CONF"/*.expect; do
 	cp "$CONF/$name.ftz" "$dir/"
 	grep -v '^message=' "$exp" | sort >"$dir/expect"
 	message=$(sed -n 's/^message=//p' "$exp")
+	# the time of each CPU's last event is compared where the .expect gives it
+	only_expected_ts() {
+		grep -vE '_last_ts=' "$1"
+		grep -E '_last_ts=' "$1" | while IFS= read -r l; do
+			grep -q "^${l%%=*}=" "$dir/expect" && echo "$l"
+		done
+	}
 
 	"$PY" "$READER" --why "$dir/$name.ftz" >"$dir/py.full" 2>"$dir/py.err"
-	grep -v '^reason=' "$dir/py.full" | sort >"$dir/py"
+	grep -v '^reason=' "$dir/py.full" >"$dir/py.all"
+	only_expected_ts "$dir/py.all" | sort >"$dir/py"
 	if ! diff -u "$dir/expect" "$dir/py" >"$dir/py.diff"; then
 		fail "$name: ftz_reader.py: $(grep '^[-+][a-z]' "$dir/py.diff" | tr '\n' ' ')"
 	elif [ -n "$message" ] && ! grep -qi -- "$message" "$dir/py.full"; then
@@ -86,7 +97,8 @@ for exp in "$CONF"/*.expect; do
 		pass "$name: ftz_reader.py"
 	fi
 
-	ftana_outcome "$dir/$name.ftz" "$dir/ftana" "$dir/ftana.err" | sort >"$dir/ftana"
+	ftana_outcome "$dir/$name.ftz" "$dir/ftana" "$dir/ftana.err" >"$dir/ftana.all"
+	only_expected_ts "$dir/ftana.all" | sort >"$dir/ftana"
 	bad=()
 	diff -u "$dir/expect" "$dir/ftana" >"$dir/ftana.diff" ||
 		bad+=("$(grep '^[-+][a-z]' "$dir/ftana.diff" | tr '\n' ' ')")
@@ -113,6 +125,7 @@ for f in "$ROOT_DIR"/samples/*.ftz; do
 	cp "$f" "$dir/"
 	"$PY" "$READER" "$dir/$name" >"$dir/py" 2>&1
 	grep -E '^cpu[0-9]+_events=' "$dir/py" | sort >"$dir/py.cpus"
+	grep -E '^cpu[0-9]+_last_ts=' "$dir/py" | sort >"$dir/py.ts"
 	py_total=$(sed -n 's/^events=//p' "$dir/py")
 	"$FTZDUMP" -q "$dir/$name" | awk '/^cpu / && $6 > 0 { print "cpu" $2 "_events=" $6 }' |
 		sort >"$dir/dump.cpus"
@@ -146,6 +159,20 @@ for f in "$ROOT_DIR"/samples/*.ftz; do
 			tail -n +2 | sort >"$dir/ftana.cpus")
 	else
 		: >"$dir/ftana.cpus"
+	fi
+	# the clock (4.3.1): each CPU's last event, where ftana holds every record as
+	# an event (no kernel stacks, which are not rows of events)
+	stacks=$(cd "$dir" && "$FTANA" sql --csv "$name" "select count(*) from meta
+		where key in ('stacks_attached', 'stacks_orphan') and value != '0'" | tail -n 1)
+	if [ "$stacks" = 0 ]; then
+		(cd "$dir" && "$FTANA" sql --csv "$name" "select 'cpu' || cpu || '_last_ts=' || ts
+			from events e where id = (select max(id) from events where cpu = e.cpu)" |
+			tail -n +2 | sort >"$dir/ftana.ts")
+		if diff -u "$dir/py.ts" "$dir/ftana.ts" >"$dir/ts.diff"; then
+			pass "$name: last event per CPU at the same time ($(tr '\n' ' ' <"$dir/py.ts"))"
+		else
+			fail "$name: last event times: $(grep '^[-+]c' "$dir/ts.diff" | tr '\n' ' ')"
+		fi
 	fi
 	if [ "$total" != "$py_total" ]; then
 		fail "$name: ftana counts $total records (events + stacks + unknown), ftz_reader.py $py_total"

@@ -113,10 +113,14 @@ def pages(cpu, pgs, page_size=4096, nr_pages=None, flags=0):
 
 
 # ---- expectations ------------------------------------------------------------------
-def ok(cpu_events=None, end_state="clean", bad=0, lost_pages=0, lost_total=0, lost_unknown=0):
+def ok(cpu_events=None, end_state="clean", bad=0, lost_pages=0, lost_total=0, lost_unknown=0,
+       last_ts=None):
+    """last_ts: {cpu: time of its last event in file order}, for the cases about
+    the clock (the test compares cpuN_last_ts only where an .expect has it)."""
     cpu_events = cpu_events or {}
     e = {"exit": 0, "end": end_state, "events": sum(cpu_events.values())}
     e.update({f"cpu{c}_events": n for c, n in sorted(cpu_events.items()) if n})
+    e.update({f"cpu{c}_last_ts": t for c, t in sorted((last_ts or {}).items())})
     e.update(bad_pages=bad, lost_pages=lost_pages, lost_total=lost_total,
              lost_unknown=lost_unknown)
     return e
@@ -306,7 +310,7 @@ def page_cases():
     case("commit_high_bits", rec(page(three, flags=1 << 32), events_page(1)), ok({0: 4}))
     # lost counts: a long in the page's byte order after the data
     case("lost_64bit", rec(page(three, flags=3 << 30, lost=5_000_000_007)),
-         ok({0: 3}, lost_pages=1, lost_total=5_000_000_007))
+         ok({0: 3}, lost_pages=1, lost_total=5_000_000_007, last_ts={0: 1_003_000}))
     case("lost_not_stored", rec(page(three, flags=1 << 31)), ok({0: 3}, lost_pages=1,
                                                                  lost_unknown=1))
     case("lost_past_page", rec(page([rec_event(28)] * 35 + [rec_event(3)], commit=4076,
@@ -317,19 +321,29 @@ def page_cases():
                            info_over={"long_size": 4}),
          ok({0: 3}, lost_pages=1, lost_total=4_000_000_000))
     # 32-bit kernel (commit is 4 bytes, data at 12) and big-endian pages
-    case("long_size_4", rec(page(three, long_size=4), info_over={"long_size": 4}), ok({0: 3}))
+    case("long_size_4", rec(page(three, long_size=4, ts=7_000_000), info_over={"long_size": 4}),
+         ok({0: 3}, last_ts={0: 7_003_000}))
     be_fmt = event_format("ev", GOOD_ID, [], '"ok"')
     be = h + info(endian="big") + section(FILE, file_payload("events/header_page", HEADER_PAGE)) \
         + section(FILE, file_payload("events/good/ev/format", be_fmt)) + \
         pages(0, [page([rec_event(2, big=True) for _ in range(4)], big=True),
-                  page([rec_event(3, big=True)], big=True, flags=3 << 30, lost=7)]) + end()
-    case("big_endian", be, ok({0: 5}, lost_pages=1, lost_total=7))
+                  page([rec_event(3, big=True, delta=77)], ts=2_000_000, big=True,
+                       flags=3 << 30, lost=7)]) + end()
+    case("big_endian", be, ok({0: 5}, lost_pages=1, lost_total=7, last_ts={0: 2_000_077}))
     # record kinds: padding (length word, its delta counts), time extend, absolute
-    # time stamp, a long event (type_len 0)
+    # time stamp, a long event (type_len 0). Clock: 1,000,000 + 1000 (event) + 500
+    # (padding) + 1000 (event) + 500 (padding) + 0 (null padding) + 1000 (event).
     case("padding", rec(page([rec_event(2), rec_padding(12), rec_event(2), rec_padding(4),
-                              rec_padding(8, delta=0), rec_event(3)])), ok({0: 3}))
+                              rec_padding(8, delta=0), rec_event(3)])),
+         ok({0: 3}, last_ts={0: 1_004_000}))
+    # 1,001,000; + 3 << 27 then + 1000: 403,655,184; absolute 1 << 27 = 134,217,728,
+    # + 1000: the last event at 134,218,728 (an absolute stamp sets, not adds)
     case("time_extend", rec(page([rec_event(2), rec_extend(3), rec_event(2),
-                                  rec_extend(1, type_len=31), rec_event(2)])), ok({0: 3}))
+                                  rec_extend(1, type_len=31), rec_event(2)])),
+         ok({0: 3}, last_ts={0: 134_218_728}))
+    case("time_extend_delta", rec(page([rec_event(2), rec_extend(2, delta=5), rec_event(2)],
+                                       ts=10)), ok({0: 2}, last_ts={0: 10 + 1000 + (2 << 27) + 5
+                                                                     + 1000}))
     case("long_event", rec(page([rec_event(2), rec_long_event(200), rec_long_event(201)])),
          ok({0: 3}))
     # records that do not lie inside the data make the page bad, whole
