@@ -275,15 +275,17 @@ struct dec *dec_open_set(const char *const *paths, size_t n, char *err, size_t e
 	cset_free(&cs);
 	return d;
 fail:
-	cset_free(&cs);
 	if (d->damaged) {
-		/* say why the metadata is missing: the file is cut or corrupt before it */
+		/* say why the metadata is missing: the file is cut or corrupt before it
+		 * (path may point into cs: freed after) */
 		snprintf(err, errlen, "%s: damaged at offset %llu (%s) before its metadata was complete",
 			 path, (unsigned long long)d->damage_offset, d->damage_reason);
+		cset_free(&cs);
 		dec_close(d);
 		errno = EBADMSG;
 		return NULL;
 	}
+	cset_free(&cs);
 	dec_close(d);
 	errno = EINVAL;
 	return NULL;
