@@ -30,6 +30,7 @@
 #include "export/export.h"
 #include "export/out_file.h"
 #include "export/tracedat_comms.h"
+#include "export/tracedat_guard.h"
 #include "ftz.h"
 
 #define RB_COMMIT_MASK 0x3fffffffull /* commit bits above the size are loss flags */
@@ -55,6 +56,7 @@ struct tdw {
 	bool damaged;
 	uint64_t damage_offset;
 	char damage_reason[160];
+	struct tdg *guard;           /* event types printing crashes (tracedat_guard.c) */
 	char *cmdlines;              /* saved_cmdlines to write (tracedat_comms.c) */
 	size_t cmdlines_len;
 	uint8_t *batch;              /* the second pass's one batch */
@@ -144,9 +146,10 @@ static struct tep_event *parsed_event(const struct tdw *w, const struct dec_file
 /*
  * Is f written, and as what? trace-cmd runs libtraceevent on the formats without
  * ftana's guard (decode/tep_guard.c), so a format that crashed it in our guarded
- * parse must not reach trace-cmd as it was: one whose print fmt crashed goes with the
- * guard's harmless print fmt (*owned, to free), one that failed altogether not at all
- * (its events are unreadable either way).
+ * parse, or while printing one of its events (tracedat_guard.c), must not reach
+ * trace-cmd as it was: one whose print fmt crashed goes with the guard's harmless
+ * print fmt (*owned, to free); one that failed altogether, or whose line header
+ * crashed, not at all (its events are unreadable either way).
  */
 static bool format_to_write(const struct tdw *w, const struct dec_file *f, const char **text,
 			    size_t *len, char **owned)
@@ -154,11 +157,12 @@ static bool format_to_write(const struct tdw *w, const struct dec_file *f, const
 	const struct tep_event *ev;
 
 	*owned = NULL;
-	if (!preferred_copy(w->dec, f) || !(ev = parsed_event(w, f)))
+	if (!preferred_copy(w->dec, f) || !(ev = parsed_event(w, f)) ||
+	    tdg_level(w->guard, ev) >= TDG_LEFT_OUT)
 		return false;
 	*text = f->data;
 	*len = f->len;
-	if (tg_print_fmt_removed(ev)) {
+	if (tg_print_fmt_removed(ev) || tdg_level(w->guard, ev) == TDG_NO_PRINT_FMT) {
 		*owned = tg_without_print_fmt(f->data, f->len);
 		if (!*owned)
 			return false;
@@ -479,6 +483,7 @@ static void close_input(struct tdw *w)
 	free(w->cpus);
 	free(w->batch);
 	free(w->cmdlines);
+	tdg_free(w->guard);
 	if (w->dec)
 		dec_close(w->dec);
 	if (w->r)
@@ -526,6 +531,10 @@ int tracedat_convert(const char *in, const char *out)
 		ftana_error("out of memory\n");
 		rc = FTANA_EXIT_ERROR;
 	}
+	/* after the comms: the database is built (or found) first, so that a capture too
+	 * hostile to import fails there, before every event is printed here */
+	if (rc == FTANA_EXIT_OK && !(w.guard = tdg_probe(w.dec, w.page_size, in)))
+		rc = FTANA_EXIT_ERROR;
 	if (rc == FTANA_EXIT_OK && out_open(&o, out, in) < 0)
 		rc = FTANA_EXIT_ERROR;
 	if (rc == FTANA_EXIT_OK) {

@@ -18,6 +18,8 @@ FTANA=${FTANA:-$ROOT_DIR/$BUILD/san/ftana}
 require_bin "$FTANA"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# libtraceevent's own leaks on hostile formats (as in test_hostile.sh)
+export LSAN_OPTIONS="suppressions=$TESTS_DIR/fuzz/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 
 # check_doc OUT.json: validates the document, prints "key=value" counts.
 check_doc() { python3 "$TESTS_DIR/export_check.py" doc "$1"; }

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tracedat_guard.c - which event types of a capture would crash trace-cmd when it
+ * prints them, found before `ftana convert` hands their formats over.
+ *
+ * trace-cmd runs libtraceevent on the formats and records without the guard ftana
+ * has (decode/tep_guard.c). A print fmt that kills libtraceevent while parsing is
+ * known from ftana's own guarded parse (tg_print_fmt_removed); one that kills it
+ * only while printing a record (`REC->x / 0`, a huge __print_hex length) is known
+ * only by printing. So every event is printed here once, as trace-cmd prints it
+ * (line header, then the text), in a forked child (tg_run_child); when the child
+ * dies inside libtraceevent, the event type it was printing is demoted one level
+ * and printing goes on after the last event that got through:
+ *   level 1: its print fmt is left out of the trace.dat (the header still prints);
+ *   level 2: the header crashed too (its common fields): the format is left out.
+ * A child is forked once, plus once per demotion (at most two per event type).
+ * Before that, a format with a field outside any possible record (an offset or size
+ * past the sub-buffer: no kernel writes that) is left out at once: libtraceevent
+ * reads such fields in trace-cmd where it happens not to in ftana, so printing them
+ * here proves nothing.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/diag.h"
+#include "analyze/text_escape.h"
+#include "decode/tep_guard.h"
+#include "export/tracedat_guard.h"
+
+struct demoted {
+	const struct tep_event *event;
+	int level;
+};
+
+struct tdg {
+	struct dec *d;
+	struct demoted *list;
+	size_t nr;
+	uint64_t pos;       /* events the parent's decoder has passed */
+};
+
+int tdg_level(const struct tdg *g, const struct tep_event *event)
+{
+	for (size_t i = 0; g && i < g->nr; i++)
+		if (g->list[i].event == event)
+			return g->list[i].level;
+	return 0;
+}
+
+/* In the child: print from the decoder's position to the end. */
+static int probe_child(void *ctx, struct tg_progress *p)
+{
+	struct tdg *g = ctx;
+	struct tep_handle *tep = dec_tep(g->d);
+	struct dec_event ev;
+	struct trace_seq s;
+
+	trace_seq_init(&s);
+	while (dec_next(g->d, &ev) > 0) {
+		int level = ev.event ? tdg_level(g, ev.event) : TDG_LEFT_OUT;
+
+		if (level < TDG_LEFT_OUT) {
+			trace_seq_reset(&s);
+			tg_enter(p, g->pos, ev.event);
+			tep_print_event(tep, &s, ev.record, "%s-%d %d %s", TEP_PRINT_COMM, TEP_PRINT_PID,
+					TEP_PRINT_CPU, TEP_PRINT_LATENCY);
+			if (level < TDG_NO_PRINT_FMT)
+				tep_print_event(tep, &s, ev.record, "%s", TEP_PRINT_INFO);
+			tg_leave(p);
+		}
+		p->done = ++g->pos;
+	}
+	trace_seq_destroy(&s);
+	return 0;
+}
+
+/* One level down (WHY: the child's death), or straight to TDG_LEFT_OUT (WHY NULL:
+ * a field outside any record). One warning either way. */
+static int demote(struct tdg *g, const struct tep_event *event, const char *in,
+		  const struct tg_death *why)
+{
+	char how[32] = "";
+	size_t i;
+
+	for (i = 0; i < g->nr && g->list[i].event != event; i++)
+		;
+	if (i == g->nr) {
+		struct demoted *n = realloc(g->list, (g->nr + 1) * sizeof(*n));
+
+		if (!n)
+			return -1;
+		g->list = n;
+		g->list[g->nr++] = (struct demoted){ event, 0 };
+	}
+	if (g->list[i].level >= TDG_LEFT_OUT)
+		return -1; /* not printed at that level: cannot have crashed */
+	g->list[i].level = why ? g->list[i].level + 1 : TDG_LEFT_OUT;
+	if (why)
+		tg_death_text(why, how, sizeof(how));
+	/* the names are the file's: escaped for the terminal */
+	ftana_error("%s: warning: event ", in);
+	text_fputs(stderr, event->system);
+	fputc(':', stderr);
+	text_fputs(stderr, event->name);
+	fprintf(stderr, ": %s%s%s: %s\n",
+		why ? "printing it crashes libtraceevent (" : "a field lies outside any record",
+		how, why ? ")" : "",
+		g->list[i].level == TDG_NO_PRINT_FMT ? "its print fmt is left out of the trace.dat"
+						      : "its format is left out of the trace.dat");
+	return 0;
+}
+
+static bool fields_fit(const struct tep_format_field *f, uint32_t page_size)
+{
+	for (; f; f = f->next)
+		if (f->offset < 0 || f->size < 0 || (uint64_t)f->offset + (uint64_t)f->size > page_size)
+			return false;
+	return true;
+}
+
+/* Formats whose fields cannot lie inside a record of a PAGE_SIZE sub-buffer: left out. */
+static int demote_misfits(struct tdg *g, uint32_t page_size, const char *in)
+{
+	struct tep_handle *tep = dec_tep(g->d);
+	struct tep_event **events = tep ? tep_list_events(tep, TEP_EVENT_SORT_ID) : NULL;
+
+	for (size_t i = 0; events && events[i]; i++)
+		if (!fields_fit(events[i]->format.common_fields, page_size) ||
+		    !fields_fit(events[i]->format.fields, page_size))
+			if (demote(g, events[i], in, NULL) < 0)
+				return -1;
+	return 0;
+}
+
+struct tdg *tdg_probe(struct dec *d, uint32_t page_size, const char *in)
+{
+	struct tg_progress *p = tg_progress_alloc();
+	struct tdg *g = calloc(1, sizeof(*g));
+	struct dec_event ev;
+
+	if (!p || !g) {
+		ftana_error("out of memory\n");
+		goto fail;
+	}
+	g->d = d;
+	if (demote_misfits(g, page_size, in) < 0) {
+		ftana_error("out of memory\n");
+		goto fail;
+	}
+	for (;;) {
+		struct tg_death why;
+		char how[32];
+		int r;
+
+		p->done = g->pos;
+		r = tg_run_child(probe_child, g, p, true, &why);
+		if (r == 0)
+			break;
+		if (r < 0) {
+			ftana_error("%s: cannot start a process to try the events in: %s\n", in,
+				    strerror(-r));
+			goto fail;
+		}
+		if (p->current == TG_NONE || !p->event) { /* not in libtraceevent: our bug */
+			ftana_error("%s: trying the events stopped after %llu (%s)\n", in,
+				    (unsigned long long)p->done, tg_death_text(&why, how, sizeof(how)));
+			goto fail;
+		}
+		if (demote(g, (const struct tep_event *)p->event, in, &why) < 0)
+			goto fail;
+		/* the parent's decoder to the event the child died on: it is tried again */
+		while (g->pos < p->done && dec_next(d, &ev) > 0)
+			g->pos++;
+	}
+	tg_progress_free(p);
+	return g;
+fail:
+	tg_progress_free(p);
+	tdg_free(g);
+	return NULL;
+}
+
+void tdg_free(struct tdg *g)
+{
+	if (g)
+		free(g->list);
+	free(g);
+}
