@@ -35,7 +35,7 @@ int cmd_db(int argc, char **argv)
 		if (!strcmp(argv[i], "-o") && i + 1 < argc)
 			out = argv[++i];
 		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
-			return ftana_usage(usage_text, true);
+			return free(in), ftana_usage(usage_text, true);
 		else if (argv[i][0] == '-' || !in)
 			return free(in), usage();
 		else

@@ -95,6 +95,32 @@ int ru_stand_in(sqlite3 *db, const char *name, const char *columns)
 /* How many of the listed losses to show by time before summing up the rest. */
 #define LOST_SHOWN 4
 
+/*
+ * A disk ring or series with files missing between the ones present (ftrec
+ * --ring/--rotate, decode/capture_set.h): their events are lost and no page
+ * flags it. The list is digits, commas and dashes as ftana writes it.
+ */
+static bool warn_set_gaps(sqlite3 *db, FILE *out)
+{
+	sqlite3_stmt *st;
+	bool shown = false;
+
+	if (sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = 'segment_gaps' AND value <> ''",
+			       -1, &st, NULL) != SQLITE_OK)
+		return false;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		const char *gaps = (const char *)sqlite3_column_text(st, 0);
+		bool plain = gaps && strlen(gaps) < 200 && strspn(gaps, "0123456789,-") == strlen(gaps);
+
+		fprintf(out, "WARNING: files %s of this capture (a ring's segments or a series' files) "
+			"are missing: their events are lost (ftana info lists each file and its "
+			"losses);", plain ? gaps : "(?)");
+		shown = true;
+	}
+	sqlite3_finalize(st);
+	return shown;
+}
+
 int ru_warn_lost_in(sqlite3 *db, const char *range_sql, int64_t since, int64_t until, FILE *out)
 {
 	sqlite3_stmt *range, *st;
@@ -103,6 +129,8 @@ int ru_warn_lost_in(sqlite3 *db, const char *range_sql, int64_t since, int64_t u
 
 	if (!rf_has_table(db, "lost_events"))
 		return 0;
+	/* one line: the gap first, then the losses the pages flag */
+	bool gap = warn_set_gaps(db, out);
 	range = ru_prepare(db, "lost events", range_sql);
 	if (!range)
 		return -1;
@@ -116,7 +144,7 @@ int ru_warn_lost_in(sqlite3 *db, const char *range_sql, int64_t since, int64_t u
 	if (t1 >= until)
 		t1 = until - 1;
 	if (!have || t1 < t0)
-		return 0;
+		return gap ? fputc('\n', out), 0 : 0;
 
 	/* The kernel may only know that events were lost, not how many (count < 0). */
 	/* --kernel-ring: the loss flagged at a CPU's first event is the ring
@@ -142,7 +170,7 @@ int ru_warn_lost_in(sqlite3 *db, const char *range_sql, int64_t since, int64_t u
 		if (i == 0) {
 			int64_t unknown = sqlite3_column_int64(st, 5);
 
-			fprintf(out, "WARNING: the capture lost %lld events",
+			fprintf(out, "%s the capture lost %lld events", gap ? "" : "WARNING:",
 				(long long)sqlite3_column_int64(st, 4));
 			if (unknown)
 				fprintf(out, " (and %lld losses of unknown size)", (long long)unknown);
@@ -160,7 +188,7 @@ int ru_warn_lost_in(sqlite3 *db, const char *range_sql, int64_t since, int64_t u
 				(long long)sqlite3_column_int64(st, 3) - LOST_SHOWN);
 		}
 	}
-	if (shown)
+	if (shown || gap)
 		fputc('\n', out);
 	sqlite3_finalize(st);
 	return 0;

@@ -22,6 +22,8 @@
 #include <cmocka.h>
 
 #include "decode/decode.h"
+#include "import/import.h"
+#include "reports/report_util.h"
 #include "tests/capture_builder.h"
 
 #define EV_TYPE 100
@@ -285,6 +287,25 @@ static void test_ring(void **state)
 	assert_int_equal(g.n, 250);
 	kv_is(d, "segment_gaps", "4");
 	dec_close(d);
+	/* ... and every report's loss warning says so, in one line */
+	char db_path[256], err2[512], *text = NULL;
+	size_t len = 0;
+	struct import_result res;
+	sqlite3 *db;
+	snprintf(db_path, sizeof(db_path), "%s/r.db", dir);
+	snprintf(p, sizeof(p), "%s/r.ftz", dir);
+	assert_int_equal(import_ftz(p, db_path, false, &res, err2, sizeof(err2)), 0);
+	assert_int_equal(res.events, 250);
+	assert_int_equal(sqlite3_open(db_path, &db), SQLITE_OK);
+	FILE *mem = open_memstream(&text, &len);
+	assert_int_equal(ru_warn_lost_in(db, "SELECT min(ts), max(ts) FROM events", 0, INT64_MAX, mem), 0);
+	fclose(mem);
+	sqlite3_close(db);
+	unlink(db_path);
+	assert_non_null(strstr(text, "WARNING: files 4 of this capture"));
+	assert_ptr_equal(strchr(text, '\n'), text + len - 1);
+	free(text);
+	snprintf(p, sizeof(p), "%s/r.ring-000004.ftz", dir);
 	assert_int_equal(rename(q, p), 0);
 
 	/* cut inside the newest segment's last section: damage there, the rest read */
