@@ -116,6 +116,13 @@ cap.record(exit_(200, OTHER, 0, 100, 1500), cpu=1)  # entered before the capture
 cap.record(entry(200, CHILD, 0), cpu=1)
 cap.record(exit_(200, CHILD, 0, 2000, 2500), cpu=1)
 cap.record(switch(200, 200, b"worker", 0, b"swapper/1"), cpu=1)
+# CPU 1's first page (before the records above) says 7 events were lost before it
+from ftzgen import ring_page, pages_sec
+pg = bytearray(ring_page([(1000, common(PRINT, 200) + struct.pack("<Q", EVIL) + b"after loss\0")], 500000))
+size = struct.unpack_from("<Q", pg, 8)[0]
+struct.pack_into("<Q", pg, 8, size | (1 << 31) | (1 << 30))   # events lost, count stored
+struct.pack_into("<Q", pg, 16 + size, 7)
+cap.extra.append(pages_sec(1, [bytes(pg)]))
 open(sys.argv[1], "wb").write(cap.build())
 EOF
 check_capture hostile "$tmp/hostile.ftz"
@@ -131,10 +138,12 @@ print("comm_kept=%s" % any(n.startswith('sh"el\\l\x01') for n in names))
 print("func_kept=%s" % any(n.startswith('evil"fn\\x\x01') for n in calls))
 print("marker_kept=%s" % any(m.startswith('mark"er\\\x1b[2J') for m in marks))
 print("cpu_runs=%s" % ",".join(c.encode("unicode_escape").decode() for c in cpu))
+print("lost=%s" % [(e["name"], e["args"]["lost"]) for e in evs if e["ph"] == "C"])
 EOF
 assert_contains "hostile comm kept (quote, backslash, control byte)" "$tmp/names" "^comm_kept=True"
 assert_contains "hostile function name kept" "$tmp/names" "^func_kept=True"
 assert_contains "hostile marker text kept" "$tmp/names" "^marker_kept=True"
+assert_contains "hostile: the loss is a counter of 7 on CPU 1" "$tmp/names" "^lost=\[\('lost events CPU 1', 7\)\]$"
 
 # The CPU tracks against the raw sched_switch rows: each run of a task from one switch
 # (or the capture's first event) to the next switch on its CPU (or its last event).
