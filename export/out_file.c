@@ -20,12 +20,20 @@ static bool same_file(const char *a, const char *b)
 
 int out_open(struct out_file *o, const char *path, const char *input)
 {
+	struct stat st;
 	mode_t mask;
 	int fd;
 
 	*o = (struct out_file){ .path = path };
 	if (input && same_file(path, input)) {
 		ftana_error("%s: is the input: give another output name\n", path);
+		return -1;
+	}
+	/* the rename would replace what is there: only ever a regular file (never
+	 * /dev/stdout, a device, a FIFO or a symbolic link) */
+	if (!lstat(path, &st) && !S_ISREG(st.st_mode)) {
+		ftana_error("%s: not a regular file (the output is written beside it, then renamed "
+			    "over it): give a file name\n", path);
 		return -1;
 	}
 	if (asprintf(&o->tmp, "%s.XXXXXX", path) < 0) {

@@ -2,8 +2,9 @@
 /*
  * out_file.h - how export/ writes what it makes (`ftana export`, `ftana convert`):
  * into a temp file beside the final name, renamed over it only once complete, so a
- * failed or killed run never leaves half a file under the name asked for; and
- * never onto the input itself (same file by device and inode, a link included).
+ * failed or killed run never leaves half a file under the name asked for; never
+ * onto the input itself (same file by device and inode, a link included), nor over
+ * anything but a regular file (a device, FIFO or symbolic link would be replaced).
  */
 #ifndef EXPORT_OUT_FILE_H
 #define EXPORT_OUT_FILE_H

@@ -166,6 +166,13 @@ ln "$src" "$tmp/hardlink.ftz"
 expect_refusal "output is the input (hard link)" "is the input" "$src" -o "$tmp/hardlink.ftz"
 assert_eq "input unchanged" "$sum" "$(sha256sum <"$src")"
 expect_refusal "output directory missing" "cannot create" "$src" -o "$tmp/no/such/dir/x.dat"
+# not /dev/null: were it ever a regular file (something broke it), the test must not write it
+mkfifo "$tmp/fifo.dat"
+expect_refusal "output is a FIFO" "fifo.dat: not a regular file" "$src" -o "$tmp/fifo.dat"
+[ -p "$tmp/fifo.dat" ] && pass "the FIFO is still a FIFO" || fail "the FIFO was replaced"
+ln -s "$tmp/elsewhere.dat" "$tmp/link.dat"
+expect_refusal "output is a symbolic link" "link.dat: not a regular file" "$src" -o "$tmp/link.dat"
+[ -e "$tmp/elsewhere.dat" ] && fail "output through a symbolic link: $tmp/elsewhere.dat written"
 [ -e "$tmp/x.dat" ] && fail "a refused run left $tmp/x.dat"
 leftovers=$(find "$tmp" -name '*.dat.??????' | wc -l)
 assert_eq "temp files left behind" 0 "$leftovers"

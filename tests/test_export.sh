@@ -234,6 +234,13 @@ sum=$(sha256sum <"$src")
 expect_refusal "output is the input" "is the input" "$src" -o "$src"
 assert_eq "input unchanged" "$sum" "$(sha256sum <"$src")"
 expect_refusal "output directory missing" "cannot create" "$src" -o "$tmp/no/such/x.json"
+# not /dev/null: were it ever a regular file (something broke it), the test must not write it
+mkfifo "$tmp/fifo.json"
+expect_refusal "output is a FIFO" "fifo.json: not a regular file" "$src" -o "$tmp/fifo.json"
+[ -p "$tmp/fifo.json" ] && pass "the FIFO is still a FIFO" || fail "the FIFO was replaced"
+ln -s "$tmp/elsewhere.json" "$tmp/link.json"
+expect_refusal "output is a symbolic link" "link.json: not a regular file" "$src" -o "$tmp/link.json"
+[ -e "$tmp/elsewhere.json" ] && fail "output through a symbolic link: $tmp/elsewhere.json written"
 [ -e "$tmp/x.json" ] && fail "a refused run left $tmp/x.json"
 assert_eq "temp files left behind" 0 "$(find "$tmp" -name '*.json.??????' | wc -l)"
 
