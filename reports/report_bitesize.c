@@ -12,7 +12,26 @@
 #include "reports/report_front.h"
 #include "reports/snoop.h"
 
-static const struct report_option options[] = { { 0 } };
+#include "reports/report_func.h"
+
+struct bitesize_opts {
+	int64_t dev; /* -D, when has_dev */
+	bool has_dev;
+};
+
+static const struct report_option options[] = {
+	{ NULL, 'D', "MAJ,MIN", "only this disk (as in /proc/partitions)" },
+	{ 0 }
+};
+
+static int option(struct report_ctx *ctx, int index, const char *arg)
+{
+	struct bitesize_opts *o = ctx->opts;
+
+	(void)index;
+	o->has_dev = true;
+	return snoop_parse_dev(ctx, arg, &o->dev);
+}
 
 #define BAR_WIDTH 40
 
@@ -52,12 +71,14 @@ static int print_text(struct report_ctx *ctx)
 static int run(struct report_ctx *ctx)
 {
 	static const char *const events[] = { "block:block_rq_issue" };
+	const struct bitesize_opts *o = ctx->opts;
 	int rc = snoop_prepare(ctx, events, 1, "record with 'ftrec triage' or 'ftrec iolat'",
 			       "SELECT min(ts), max(ts) FROM block_rq_issue");
 
 	if (rc)
 		return rc;
-	if (snoop_select(ctx, "schema/reports/bitesize_report.sql"))
+	if (rf_arg(ctx->db, "bitesize_dev", o->has_dev ? o->dev : -1) ||
+	    snoop_select(ctx, "schema/reports/bitesize_report.sql"))
 		return FTANA_EXIT_ERROR;
 	if (ctx->fmt == OUT_TEXT)
 		return print_text(ctx) ? FTANA_EXIT_ERROR : FTANA_EXIT_OK;
@@ -69,11 +90,13 @@ const struct report_def report_bitesize_def = {
 	.name = "bitesize",
 	.summary = "block I/O size histogram per process (bitesize)",
 	.options = options,
+	.opts_size = sizeof(struct bitesize_opts),
+	.option = option,
 	.run = run,
 	.details =
 	"one count per block_rq_issue (the task that issued it: for buffered writes often a\n"
 	"kworker); a request belongs to the slice by that event (time, CPU, task).\n"
-	"0-byte requests (flushes) are left out.\n"
+	"0-byte requests (flushes) are left out; -D one disk.\n"
 	"columns (CSV/JSON): pid, comm, low_kb, high_kb (low_kb <= bytes / 1024 <= high_kb,\n"
 	"  log2 buckets 0 -> 1, 2 -> 3, 4 -> 7, ... up to the process's largest), count, bytes\n"
 	"SQL: `ftana sql FILE 'select * from io_sizes'` (docs/SQL.md).\n",

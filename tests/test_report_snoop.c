@@ -7,7 +7,7 @@
  * interleaved), syscall names from event_types even when the table was renamed or the
  * name is hostile, errno names; open flags decoded on x86_64 and left hex on aarch64;
  * exec parents, exit codes and ends; signal results and names per architecture; I/O
- * size buckets; each report's CSV through the front end.
+ * size buckets (-D one disk); each report's CSV through the front end.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -281,6 +281,17 @@ static void test_bitesize(void **state)
 	assert_string_equal(out, "pid,comm,low_kb,high_kb,count,bytes\n"
 			    "7,dd,0,1,1,1023\n7,dd,2,3,0,0\n7,dd,4,7,1,4096\n7,dd,8,15,0,0\n"
 			    "7,dd,16,31,0,0\n7,dd,32,63,0,0\n7,dd,64,127,2,131072\n");
+	free(out);
+	/* -D: another disk's request is not counted */
+	ev(db, "block_rq_issue", 200, 7, "8388624, 0, 8, 4096, 0, 'R', 'dd', ''");
+	char *one_disk[] = { "bitesize", "--csv", "-D", "8,0" };
+	assert_int_equal(fx_run("bitesize", db, &out, 4, one_disk), 0);
+	assert_non_null(strstr(out, "\n7,dd,4,7,1,4096\n"));
+	free(out);
+	char *other_disk[] = { "bitesize", "--csv", "-D", "8,16" };
+	assert_int_equal(fx_run("bitesize", db, &out, 4, other_disk), 0);
+	assert_string_equal(out, "pid,comm,low_kb,high_kb,count,bytes\n"
+			    "7,dd,0,1,0,0\n7,dd,2,3,0,0\n7,dd,4,7,1,4096\n");
 	free(out);
 	fx_close(db);
 }

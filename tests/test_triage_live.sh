@@ -4,7 +4,8 @@
 # workload itself, never from ftana):
 #   execsnoop  7 execs of /bin/true by one shell (ppid = that shell, exit code 0), one
 #              `sh -c 'exit 3'` (exit code 3), one exec of a copy of true whose path holds
-#              quotes, a newline and an escape sequence (CSV/JSON stay valid, text escaped);
+#              quotes, a newline and an escape sequence (CSV/JSON stay valid, text escaped;
+#              the same name as that process's comm in opensnoop);
 #   opensnoop  5 opens by python with an unusual flag set: 4 existing files (fd >= 0), 1
 #              missing (ENOENT);
 #   killsnoop  3 SIGWINCH (default action ignore: result ignored) and 1 SIGTERM
@@ -121,6 +122,25 @@ assert_eq "opensnoop: python's 5 opens (flags decoded), 4 fds, 1 ENOENT" "5 4 ['
 "$FTANA" report opensnoop -x -p "$pypid" "$work/t.ftz" --csv 2>/dev/null | grep -c 'O_NONBLOCK|O_NOFOLLOW' >"$work/n"
 assert_eq "opensnoop -x: only the failed one of them" 1 "$(cat "$work/n")"
 
+# the hostile name as a comm (the kernel's: its last component, 15 bytes) in opensnoop
+weirdpid=$(python3 -c '
+import json, sys
+print([r["pid"] for r in json.load(open(sys.argv[1]))["rows"] if r["filename"] == sys.argv[2]][0])' \
+	"$work/exec.json" "$weird")
+"$FTANA" report opensnoop -p "$weirdpid" "$work/t.ftz" --json >"$work/wo.json" 2>/dev/null
+"$FTANA" report opensnoop -p "$weirdpid" "$work/t.ftz" --csv >"$work/wo.csv" 2>/dev/null
+"$FTANA" report opensnoop -p "$weirdpid" "$work/t.ftz" >"$work/wo.txt" 2>/dev/null
+python3 - "$work/wo.json" "$work/wo.csv" "$weird" >"$work/wo.out" <<'PY'
+import csv, json, os, sys
+comm = os.path.basename(sys.argv[3])[:15]
+j = json.load(open(sys.argv[1]))["rows"]
+c = list(csv.DictReader(open(sys.argv[2], newline="")))
+print(len(j) > 0, all(r["comm"] == comm for r in j), len(c) == len(j),
+      all(r["comm"] == comm.replace("\x1b", "\\x1b") for r in c))
+PY
+assert_eq "opensnoop: the hostile comm, exact in JSON and CSV (both parse)" "True True True True" "$(cat "$work/wo.out")"
+assert_eq "opensnoop text: no raw escape byte" 0 "$(grep -c $'\e' "$work/wo.txt")"
+
 # --- killsnoop
 "$FTANA" report killsnoop -p "$pypid" "$work/t.ftz" --csv >"$work/kill.csv" 2>/dev/null
 assert_eq "killsnoop: exit" 0 $?
@@ -141,11 +161,12 @@ assert_ge "syscount: openat errors of python counted" 1 \
 	"$(grep "^openat,$pypid," "$work/sc_all.csv" | cut -d, -f5)"
 
 # --- bitesize
-"$FTANA" report bitesize -n '^dd$' "$work/t.ftz" --csv >"$work/bs.csv" 2>/dev/null
+# -D the loop disk: dd also reads its own program from the real disk
+"$FTANA" report bitesize -n '^dd$' -D "$dev" "$work/t.ftz" --csv >"$work/bs.csv" 2>/dev/null
 assert_eq "bitesize: exit" 0 $?
 assert_eq "bitesize: dd's 4 reads of 64 KiB in the 64 -> 127 KB bucket" 4 \
 	"$(awk -F, '$3 == 64 && $4 == 127 { print $5 }' "$work/bs.csv")"
-assert_eq "bitesize: dd has no other non-empty bucket" 4 \
+assert_eq "bitesize: dd has no other non-empty bucket on the loop disk" 4 \
 	"$(awk -F, 'NR > 1 { n += $5 } END { print n }' "$work/bs.csv")"
 
 # --- iolatency: the loop disk's I/O is dd's 4 reads

@@ -2,7 +2,8 @@
 -- request belongs to the slice by its issue event (ts, cpu, issuing thread). The
 -- histogram is bcc bitesize's: per process (pid, comm), log2 buckets of whole kbytes,
 -- low_kb <= bytes / 1024 <= high_kb for 0 -> 1, 2 -> 3, 4 -> 7, ..., from 0 -> 1 up to the
--- process's highest non-empty bucket. 0-byte requests (flushes) are left out.
+-- process's highest non-empty bucket. 0-byte requests (flushes) are left out;
+-- temp.report_args bitesize_dev (-D): only that dev_t (-1 every disk).
 DROP TABLE IF EXISTS temp.bitesize_sel;
 DROP VIEW IF EXISTS temp.bitesize_hist;
 
@@ -10,6 +11,7 @@ CREATE TEMP TABLE bitesize_sel AS
 SELECT * FROM io_sizes
 WHERE id BETWEEN (SELECT lo_id FROM temp.slice) AND (SELECT hi_id FROM temp.slice)
   AND in_slice(ts, cpu, tid) AND bytes > 0
+  AND coalesce((SELECT value FROM temp.report_args WHERE key = 'bitesize_dev'), -1) IN (-1, dev)
 ORDER BY id;
 
 CREATE TEMP VIEW bitesize_hist AS
