@@ -353,6 +353,10 @@ def page_cases():
          ok({0: 2}, bad=1))
     case("extend_cut", rec(page([rec_event(2), header_word(30, 0)]), events_page(2)),
          ok({0: 2}, bad=1))
+    # the last 4 bytes of a full page, the last page of its section: kbuffer would
+    # read the extend's word past the page, past the batch (ASan in ftana's tests)
+    case("extend_at_page_end", rec(events_page(1), page([rec_event(28)] * 35 + [rec_event(3),
+                                                       header_word(30, 0)])), ok({0: 1}, bad=1))
     case("type0_len_4", rec(page([rec_event(2), header_word(0, 10) + struct.pack("<I", 4)
                                   + b"\0" * 8]), events_page(1)), ok({0: 1}, bad=1))
     case("type0_len_negative", rec(page([rec_event(2), header_word(0, 10) +
