@@ -93,7 +93,7 @@ static int run(struct report_ctx *ctx)
 	    (o->folded ? ru_each_row(ctx->db, ctx->def->name, "SELECT folded, us FROM offcpu_folded",
 				     0, folded_row, stdout)
 		       : print_table(ctx, o->by)) ||
-	    sched_note_statuses(ctx, "SELECT status, count(*) FROM offcpu "
+	    sched_note_statuses(ctx, "SELECT status, count(*) FROM offcpu_all "
 				"WHERE in_slice(on_ts, cpu, pid) GROUP BY status", "off-CPU intervals"))
 		return FTANA_EXIT_ERROR;
 	return FTANA_EXIT_OK;

@@ -53,7 +53,7 @@ static int run(struct report_ctx *ctx)
 			    "preempted tasks are measured (record it for wakeup latency)");
 	if (sched_select(ctx, o->by, "schema/reports/runqlat_report.sql") ||
 	    sched_print_dist(ctx, o->by, o->summary, "usecs") ||
-	    sched_note_statuses(ctx, "SELECT status, count(*) FROM runq_waits "
+	    sched_note_statuses(ctx, "SELECT status, count(*) FROM runqlat_waits "
 				"WHERE in_slice(run_ts, cpu, pid) GROUP BY status", "run-queue waits"))
 		return FTANA_EXIT_ERROR;
 	return FTANA_EXIT_OK;

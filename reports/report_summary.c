@@ -182,7 +182,7 @@ static int run(struct report_ctx *ctx)
 		if (present[i] && (title(ctx, parts[i].title) ||
 				   report_table(ctx, parts[i].key, parts[i].sql)))
 			return FTANA_EXIT_ERROR;
-	if (present[1] && sched_note_statuses(ctx, "SELECT status, count(*) FROM runq_waits "
+	if (present[1] && sched_note_statuses(ctx, "SELECT status, count(*) FROM summary_waits "
 					      "WHERE in_slice(run_ts, cpu, pid) GROUP BY status",
 					      "run-queue waits"))
 		return FTANA_EXIT_ERROR;

@@ -5,7 +5,10 @@
 -- A wait belongs to the slice by its end, the switch-in (run_ts, the CPU it ran on, the
 -- task), as bcc's runqlat records it then. Waits whose status is not 'ok' are left out
 -- (runq_waits says why; the report counts them).
+-- runqlat_waits: runq_waits computed once (the report reads it twice).
 DROP TABLE IF EXISTS temp.sched_sel;
+DROP TABLE IF EXISTS temp.runqlat_waits;
+CREATE TEMP TABLE runqlat_waits AS SELECT * FROM runq_waits;
 CREATE TEMP TABLE sched_sel AS
 WITH args AS (SELECT coalesce((SELECT value FROM temp.report_args WHERE key = 'sched_by'), 0) AS by)
 SELECT CASE by WHEN 1 THEN w.pid WHEN 2 THEN coalesce(t.tgid, w.pid) WHEN 3 THEN w.comm END AS grp,
@@ -13,7 +16,7 @@ SELECT CASE by WHEN 1 THEN w.pid WHEN 2 THEN coalesce(t.tgid, w.pid) WHEN 3 THEN
                WHEN 2 THEN coalesce((SELECT comm FROM tasks g WHERE g.pid = t.tgid), w.comm)
                WHEN 3 THEN w.comm END AS label,
        w.wait_ns AS value_ns, w.run_ts AS ts, w.cpu, w.pid
-FROM runq_waits w CROSS JOIN args LEFT JOIN tasks t ON t.pid = w.pid
+FROM runqlat_waits w CROSS JOIN args LEFT JOIN tasks t ON t.pid = w.pid
 WHERE w.status = 'ok'
   AND w.run_id BETWEEN (SELECT lo_id FROM temp.slice) AND (SELECT hi_id FROM temp.slice)
   AND in_slice(w.run_ts, w.cpu, w.pid);

@@ -107,13 +107,15 @@ FROM intervals;
 -- ending at or before / beginning before the event (a stretch (a, b) overlaps a window
 -- when lo_before(b) - hi_upto(a) > 0).
 CREATE TEMP VIEW sched_task_events AS
-WITH ev AS (
+WITH intervals AS MATERIALIZED (SELECT * FROM oncpu WHERE pid != 0),
+losses AS MATERIALIZED (SELECT * FROM sched_losses),
+ev AS (
 	SELECT start_id AS id, 1 AS sub, start_ts AS ts, cpu, pid, comm, 'in' AS kind,
 	       NULL AS state, NULL AS state_text, NULL AS stack_id
-	FROM oncpu WHERE start_id IS NOT NULL AND pid != 0
+	FROM intervals WHERE start_id IS NOT NULL
 	UNION ALL
 	SELECT end_id, 0, end_ts, cpu, pid, comm, 'out', end_state, end_state_text, end_stack_id
-	FROM oncpu WHERE status IN ('ok', 'head') AND pid != 0
+	FROM intervals WHERE status IN ('ok', 'head')
 	UNION ALL
 	SELECT id, 0, ts, cpu, field_pid, comm, 'wakeup', NULL, NULL, NULL
 	FROM sched_wakeup WHERE field_pid != 0
@@ -124,9 +126,9 @@ marks AS (
 	SELECT id, sub, ts, cpu, pid, comm, kind, state, state_text, stack_id,
 	       1 AS ord, 0 AS is_hi, 0 AS is_lo FROM ev
 	UNION ALL SELECT NULL, NULL, hi, cpu, NULL, NULL, NULL, NULL, NULL, NULL, 0, 1, 0
-	FROM sched_losses
+	FROM losses
 	UNION ALL SELECT NULL, NULL, lo, cpu, NULL, NULL, NULL, NULL, NULL, NULL, 2, 0, 1
-	FROM sched_losses),
+	FROM losses),
 counted AS (
 	SELECT *, sum(is_hi) OVER run AS hi_upto, sum(is_lo) OVER run AS lo_before
 	FROM marks WINDOW run AS (ORDER BY ts, ord, id, sub ROWS UNBOUNDED PRECEDING))

@@ -9,6 +9,7 @@ DROP VIEW IF EXISTS temp.summary_capture;
 DROP VIEW IF EXISTS temp.summary_losses;
 DROP VIEW IF EXISTS temp.summary_cpu;
 DROP VIEW IF EXISTS temp.summary_runq;
+DROP TABLE IF EXISTS temp.summary_waits;
 DROP VIEW IF EXISTS temp.summary_io;
 DROP VIEW IF EXISTS temp.summary_exec;
 DROP VIEW IF EXISTS temp.summary_signal;
@@ -57,10 +58,12 @@ FROM clipped WHERE b > a AND in_slice(a, cpu, pid)
 GROUP BY pid ORDER BY cpu_ms DESC, tid
 LIMIT (SELECT value FROM temp.report_args WHERE key = 'summary_top');
 
+-- runq_waits computed once (the part and the report's notes read it).
+CREATE TEMP TABLE summary_waits AS SELECT * FROM runq_waits;
 CREATE TEMP VIEW summary_runq AS
 SELECT pid AS tid, max(comm) AS comm, count(*) AS waits, round(sum(wait_ns) / 1e6, 3) AS total_ms,
        round(avg(wait_ns) / 1e3, 1) AS avg_us, round(max(wait_ns) / 1e3, 1) AS max_us
-FROM runq_waits
+FROM summary_waits
 WHERE status = 'ok' AND in_slice(run_ts, cpu, pid)
 GROUP BY pid ORDER BY total_ms DESC, tid
 LIMIT (SELECT value FROM temp.report_args WHERE key = 'summary_top');
