@@ -301,15 +301,21 @@ static int do_faults(char **argv)
 		.offset = parse_count(argv[3], "OFFSET"), .ms = parse_count(argv[4], "MS"),
 		.rng = 88172645463325252ULL,
 	};
-	/* Read-write, so the FIFO never reports end-of-file between two writers. */
-	FILE *ctl = fopen(argv[1], "r+");
 	char line[64];
 	long n;
 
-	if (f.stride < 1 || !ctl || fault_open(&f)) {
-		fprintf(stderr, "workload: faults: cannot open %s or %s (STRIDE >= 1)\n", argv[0], argv[1]);
+	if (f.stride < 1) {
+		fprintf(stderr, "workload: faults: STRIDE must be at least 1\n");
+		return 2;
+	}
+	/* Read-write, so the FIFO never reports end-of-file between two writers. */
+	FILE *ctl = fopen(argv[1], "r+");
+	if (!ctl) {
+		fprintf(stderr, "workload: %s: %s\n", argv[1], strerror(errno));
 		return 1;
 	}
+	if (fault_open(&f))
+		return 1;
 	while (fflush(stdout) == 0 && fgets(line, sizeof(line), ctl)) { /* each answer seen at once */
 		line[strcspn(line, "\n")] = '\0';
 		if (sscanf(line, "touch %ld", &n) == 1) {

@@ -28,6 +28,7 @@ wl_pid=
 cleanup() {
 	[ -n "$wl_pid" ] && kill "$wl_pid" 2>/dev/null && wait "$wl_pid"
 	umount "$MNT" 2>/dev/null
+	exec 3>&-
 	rm -f "$ctl"
 	[ -d "$cfg" ] && { echo 0 > "$cfg/power"; rmdir "$cfg"; }
 }
@@ -60,6 +61,9 @@ sync
 run blockdev --setra $RA_OLD /dev/$DISK
 blockdev --getra /dev/$DISK > ra_at_open
 mkfifo "$ctl"
+# Held open read-write here too, so that a write to it never blocks, even when the workload
+# has died (drive then sees it gone).
+exec 3<> "$ctl"
 workload faults "$MNT/db.dat" "$ctl" $STRIDE $OFFSET $INTERVAL_MS > workload.out 2> workload.err &
 wl_pid=$!
 # drive COMMAND: hands one command to the workload and waits for its answer line.
@@ -69,6 +73,7 @@ n=\$(wc -l < $OUT/workload.out)
 echo "\$*" > $ctl
 i=0
 while [ "\$(wc -l < $OUT/workload.out)" -le "\$n" ]; do
+	grep -qs '^State:.[^Z]' /proc/$wl_pid/status || { echo "drive: the workload exited: \$(cat $OUT/workload.err)" >&2; exit 1; }
 	i=\$((i + 1))
 	[ \$i -le 1200 ] || { echo "drive: no answer to '\$*'" >&2; exit 1; }
 	sleep 0.05
