@@ -428,7 +428,8 @@ static int put_io(struct tef *t)
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t id = col(st, 2), issue = col(st, 4);
 		int64_t complete = col(st, 5), pid = col(st, 9);
-		bool queued = sqlite3_column_type(st, 3) != SQLITE_NULL;
+		/* a queue phase only when it ends where service begins (slices must nest) */
+		bool queued = sqlite3_column_type(st, 3) != SQLITE_NULL && col(st, 3) <= issue;
 		int64_t start = queued ? col(st, 3) : issue;
 		const char *rwbs = (const char *)sqlite3_column_text(st, 6);
 		char name[96];

@@ -50,7 +50,7 @@ check_capture() {
 	if [ "$has_io" = 1 ]; then
 		assert_eq "$name: I/O requests = io rows" "$(sql "$ftz" "select count(*) from io")" "$(got io)"
 		assert_eq "$name: queue phases = io rows with an insert" \
-			"$(sql "$ftz" "select count(*) from io where insert_ts is not null")" "$(got io_queue)"
+			"$(sql "$ftz" "select count(*) from io where insert_ts is not null and insert_ts <= issue_ts")" "$(got io_queue)"
 		assert_eq "$name: service phases = io rows" "$(sql "$ftz" "select count(*) from io")" "$(got io_service)"
 	else
 		assert_eq "$name: no io view, no I/O slices" 0 "$(got io)"
