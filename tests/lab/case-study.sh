@@ -14,7 +14,10 @@
 set -u
 out=$1 template=$2
 FTANA=${FTANA:-ftana}
-[ -d "$out" ] && [ -f "$template" ] || { echo "case-study: usage: $0 OUT_DIR TEMPLATE" >&2; exit 1; }
+if [ ! -d "$out" ] || [ ! -f "$template" ]; then
+	echo "case-study: usage: $0 OUT_DIR TEMPLATE" >&2
+	exit 1
+fi
 [ -f "$out/workload.out" ] || { echo "case-study: $out has no casestudy run" >&2; exit 1; }
 
 # The figures the text quotes, from the guest's ground-truth files and the captures.
@@ -41,7 +44,7 @@ subst() { # a line with every {{NAME}} replaced
 	printf '%s\n' "$line"
 }
 
-ftana() { "$FTANA" "$@"; }
+ftana() { "$FTANA" "$@"; } # for the @run commands, run by bash -c
 export -f ftana
 export FTANA
 rc=0

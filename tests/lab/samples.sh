@@ -69,7 +69,7 @@ if [ -n "${LAB_SCENARIOS:-}" ] && [ -f samples/README.md ]; then
 	while IFS= read -r line; do
 		case $line in
 		"$BEGIN") on=1 file=; continue ;;
-		"$END") on= file=; continue ;;
+		"$END") on='' file=''; continue ;;
 		'- `'*)
 			[ -n "${on:-}" ] || continue
 			name=${line#- \`} name=${name%%\`*}
@@ -100,8 +100,13 @@ mv samples/README.md.new samples/README.md
 rm -f "$section"
 echo "samples: $n captures published, README section updated"
 if [ -f "$OUT/casestudy/workload.out" ]; then
-	FTANA=$PWD/$BUILD/ftana tests/lab/case-study.sh "$OUT/casestudy" docs/CASE-STUDY.md.in > docs/CASE-STUDY.md.new &&
-		mv docs/CASE-STUDY.md.new docs/CASE-STUDY.md && echo "samples: docs/CASE-STUDY.md written" ||
-		{ echo "samples: docs/CASE-STUDY.md not written"; rm -f docs/CASE-STUDY.md.new; bad=1; }
+	if FTANA=$PWD/$BUILD/ftana tests/lab/case-study.sh "$OUT/casestudy" docs/CASE-STUDY.md.in > docs/CASE-STUDY.md.new; then
+		mv docs/CASE-STUDY.md.new docs/CASE-STUDY.md
+		echo "samples: docs/CASE-STUDY.md written"
+	else
+		echo "samples: docs/CASE-STUDY.md not written"
+		rm -f docs/CASE-STUDY.md.new
+		bad=1
+	fi
 fi
 [ $bad = 0 ]
