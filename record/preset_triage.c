@@ -56,8 +56,8 @@ const struct record_cmd record_cmd_triage = {
 	.positionals = positionals,
 	.takes_command = true,
 	.output_default = "triage.ftz",
-	.footer = "Reports: ftana report summary|execsnoop|opensnoop|killsnoop|bitesize|iolatency|"
-		  "syscount|runqlat|offcpu|cpudist FILE.ftz\n",
+	.footer = "Reports: ftana report NAME FILE.ftz, NAME one of summary, execsnoop, opensnoop,\n"
+		  "killsnoop, bitesize, iolatency, syscount, runqlat, offcpu, cpudist\n",
 	.option = triage_option,
 };
 

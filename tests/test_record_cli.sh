@@ -23,7 +23,7 @@ cd "$tmp/wd" || exit 1 # default output files land here
 "$FTREC" --help >"$tmp/top" 2>"$tmp/err"
 assert_eq "ftrec --help: exit" 0 $?
 cmds=$(awk '/^Commands:/ { on = 1; next } on && /^  +[a-z]/ { print $1; next } on { exit }' "$tmp/top")
-assert_eq "ftrec --help: commands listed" "record iolat tpoint funccount funcslower funcgraph kprobe reset" "${cmds//$'\n'/ }"
+assert_eq "ftrec --help: commands listed" "record iolat tpoint funccount funcslower funcgraph kprobe triage reset" "${cmds//$'\n'/ }"
 for c in $cmds; do
 	"$FTREC" "$c" --help >"$tmp/help.$c" 2>"$tmp/err"
 	assert_eq "ftrec $c --help: exit" 0 $?
