@@ -9,7 +9,8 @@
 #           busy task never sleeps); each ran about half the time; each waited about
 #           one of the other's slices per wait.
 #   sleep:  25 sleeps of 20 ms: off-CPU in state S >= 25 x 20 ms and <= the sleeps as the
-#           task measured them; 25 S intervals; no other reason of note.
+#           task measured them; 25 S intervals; no other reason of note; --folded puts
+#           that time under the kernel's nanosleep (the switch-out stacks, -s).
 #   bursts: 40 bursts of 2.5 ms CPU time with 10 ms sleeps: on-CPU total = schedstat's
 #           and >= 40 x 2.5 ms; no slice longer than two bursts; at least
 #           a third of the bursts whole (in 2048-4095 us: a burst is shorter than the scheduler's slice,
@@ -35,7 +36,7 @@ last_cpu=$(($(nproc) - 1))
 mkdir "$work/gt"
 cp /bin/true "$work/true-$$"
 "$FTREC" record -e sched:sched_switch,sched:sched_wakeup,sched:sched_wakeup_new,sched:sched_process_exec,signal:signal_generate \
-	-b 8192 -q -o "$work/s.ftz" -- sh -c 'echo $$ >"$4/shell"
+	-s -b 8192 -q -o "$work/s.ftz" -- sh -c 'echo $$ >"$4/shell"
 	"$1" "$2" pair 2 "$3" "$4" & "$1" "$2" sleep 25 20 0 "$4" &
 	"$1" "$2" bursts 40 2.5 10 0 "$4" &
 	for i in 1 2 3 4 5; do "$5"; done
@@ -138,6 +139,11 @@ within "sleep: off-CPU in S (ms) between 25 x 20 and the measured sleeps" "$s_ms
 	"$(awk -v n="$(gt "$f" slept_ns)" 'BEGIN { print n / 1e6 }')"
 other=$(awk -F, 'NR > 1 && $3 != "S" && $3 !~ /^R/ { s += $5 } END { print s + 0 }' <<<"$off")
 within "sleep: off-CPU for other reasons (ms)" "$other" 0 5
+folded=$("$FTANA" report offcpu "$work/s.ftz" -L "$(gt "$f" tid)" --since "$(gt "$f" since)" \
+	--until "$(gt "$f" until)" --folded 2>>"$work/ftana.err")
+within "sleep: --folded us under *nanosleep" \
+	"$(awk '/nanosleep/ { s += $NF } END { print s + 0 }' <<<"$folded")" 500000 \
+	"$(awk -v n="$(gt "$f" slept_ns)" 'BEGIN { print n / 1000 }')"
 runq=$(report runqlat "$f" --summary)
 near "sleep: run-queue ms vs schedstat" "$(col "$runq" total_ms)" \
 	"$(awk -v n="$(gt "$f" runq_ns)" 'BEGIN { print n / 1e6 }')" 0.03 5
