@@ -116,6 +116,28 @@ cap.record(exit_(200, OTHER, 0, 100, 1500), cpu=1)  # entered before the capture
 cap.record(entry(200, CHILD, 0), cpu=1)
 cap.record(exit_(200, CHILD, 0, 2000, 2500), cpu=1)
 cap.record(switch(200, 200, b"worker", 0, b"swapper/1"), cpu=1)
+# block I/O: one request through the scheduler (insert, issue, complete), one issued directly
+RQ = [("dev_t dev", 8, 4, 0), ("sector_t sector", 16, 8, 0), ("unsigned int nr_sector", 24, 4, 0),
+      ("unsigned int bytes", 28, 4, 0), ("char rwbs[8]", 32, 8, 1), ("char comm[16]", 40, 16, 1),
+      ("__data_loc char[] cmd", 56, 4, 1)]
+FMT = '"%d,%d %s %u (%s) %llu + %u [%s]", ((unsigned int) ((REC->dev) >> 20)), ((unsigned int) ((REC->dev) & ((1U << 20) - 1))), REC->rwbs, REC->bytes, __get_str(cmd), (unsigned long long)REC->sector, REC->nr_sector, REC->comm'
+INSERT, ISSUE, COMPLETE = 400, 401, 402
+cap.event("block", event_format("block_rq_insert", INSERT, RQ, FMT))
+cap.event("block", event_format("block_rq_issue", ISSUE, RQ, FMT))
+cap.event("block", event_format("block_rq_complete", COMPLETE, [
+    ("dev_t dev", 8, 4, 0), ("sector_t sector", 16, 8, 0), ("unsigned int nr_sector", 24, 4, 0),
+    ("int error", 28, 4, 1), ("char rwbs[8]", 32, 8, 1), ("__data_loc char[] cmd", 40, 4, 1)],
+    '"%d,%d %s (%s) %llu + %u [%d]", ((unsigned int) ((REC->dev) >> 20)), ((unsigned int) ((REC->dev) & ((1U << 20) - 1))), REC->rwbs, __get_str(cmd), (unsigned long long)REC->sector, REC->nr_sector, REC->error'))
+DEV = (8 << 20) | 16
+def rq(tid, pid, sector, comm=b"", rwbs=b"W"):
+    return common(tid, pid) + struct.pack("<IIQII", DEV, 0, sector, 8, 4096) + (rwbs + b"\0" * 8)[:8] + comm16(comm) + struct.pack("<I", (1 << 16) | 60) + b"\0"
+def done(sector, rwbs=b"W"):
+    return common(COMPLETE, 0) + struct.pack("<IIQIi", DEV, 0, sector, 8, 0) + (rwbs + b"\0" * 8)[:8] + struct.pack("<I", (1 << 16) | 44) + b"\0"
+cap.record(rq(INSERT, 100, 800, BAD), cpu=0)
+cap.record(rq(ISSUE, 100, 800, BAD), cpu=0)
+cap.record(rq(ISSUE, 100, 1600, BAD, b"R"), cpu=0)
+cap.record(done(800), cpu=0)
+cap.record(done(1600, b"R"), cpu=0)
 # CPU 1's first page (before the records above) says 7 events were lost before it
 from ftzgen import ring_page, pages_sec
 pg = bytearray(ring_page([(1000, common(PRINT, 200) + struct.pack("<Q", EVIL) + b"after loss\0")], 500000))
