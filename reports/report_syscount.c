@@ -49,10 +49,9 @@ static int option(struct report_ctx *ctx, int index, const char *arg)
 static int run(struct report_ctx *ctx)
 {
 	static const char *const selects[] = {
-		[BY_SYSCALL] = "SELECT syscall, calls, errors, total_ms, avg_us, unpaired FROM syscount_groups",
-		[BY_PROCESS] = "SELECT pid, comm, calls, errors, total_ms, avg_us, unpaired FROM syscount_groups",
-		[BY_BOTH] = "SELECT syscall, pid, comm, calls, errors, total_ms, avg_us, unpaired "
-			    "FROM syscount_groups",
+		[BY_SYSCALL] = "SELECT syscall, calls, errors, total_ms, avg_us, unpaired FROM %s",
+		[BY_PROCESS] = "SELECT pid, comm, calls, errors, total_ms, avg_us, unpaired FROM %s",
+		[BY_BOTH] = "SELECT syscall, pid, comm, calls, errors, total_ms, avg_us, unpaired FROM %s",
 	};
 	const struct syscount_opts *o = ctx->opts;
 	int rc;
@@ -74,7 +73,12 @@ static int run(struct report_ctx *ctx)
 	if (rf_arg(ctx->db, "syscount_by", o->by) || rf_arg(ctx->db, "syscount_errors", o->errors) ||
 	    snoop_select(ctx, "schema/reports/syscount_report.sql"))
 		return FTANA_EXIT_ERROR;
-	return snoop_print(ctx, "rows", selects[o->by]);
+	/* text rounds what CSV/JSON give in full (as iolat --summary) */
+	char *sql = sqlite3_mprintf(selects[o->by], ctx->fmt == OUT_TEXT ? "syscount_text" : "syscount_groups");
+
+	rc = sql ? snoop_print(ctx, "rows", sql) : (report_error(ctx, "out of memory"), FTANA_EXIT_ERROR);
+	sqlite3_free(sql);
+	return rc;
 }
 
 const struct report_def report_syscount_def = {

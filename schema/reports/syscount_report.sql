@@ -9,6 +9,7 @@
 --   unpaired  entries without their exit (never returned, or a loss)
 DROP TABLE IF EXISTS temp.syscount_sel;
 DROP VIEW IF EXISTS temp.syscount_groups;
+DROP VIEW IF EXISTS temp.syscount_text;
 
 CREATE TEMP TABLE syscount_sel AS
 SELECT * FROM syscall_calls
@@ -27,3 +28,9 @@ SELECT CASE WHEN by IN (0, 2) THEN syscall END AS syscall,
 FROM syscount_sel, args
 GROUP BY CASE WHEN by IN (0, 2) THEN syscall END, CASE WHEN by IN (1, 2) THEN pid END
 ORDER BY calls DESC, total_ms DESC, syscall, pid;
+
+-- The text table: times rounded to 3 decimals (CSV/JSON print syscount_groups in full).
+CREATE TEMP VIEW syscount_text AS
+SELECT syscall, pid, comm, calls, errors, round(total_ms, 3) AS total_ms, round(avg_us, 3) AS avg_us,
+       unpaired
+FROM syscount_groups;
