@@ -15,22 +15,52 @@
 #include "reports/report_util.h"
 
 /* Stand-ins: the columns each view reads, for a capture without the event. */
-static const struct { const char *table, *columns; } stand_ins[] = {
-	{ "sched_process_exec", "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, filename, field_pid, old_pid" },
-	{ "sched_process_fork", "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, parent_comm, parent_pid, "
-				"child_comm, child_pid" },
-	{ "sched_process_exit", "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, comm, field_pid, prio" },
-	{ "signal_generate", "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, sig, errno, code, comm, "
-			     "field_pid, \"group\", result" },
-	{ "block_rq_issue", "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, dev, sector, nr_sector, "
-			    "bytes, rwbs, comm, cmd" },
-	{ "sys_enter_exit_group", "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, __syscall_nr, error_code" },
-	{ "sys_enter_exit", "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, __syscall_nr, error_code" },
-	{ "sys_enter_openat", "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, __syscall_nr, dfd, filename, "
-			      "flags, mode" },
-	{ "sys_enter_open", "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, __syscall_nr, filename, flags, mode" },
-	{ "lost_events", "cpu, ts, count" },
+static const struct { const char *system, *table, *columns; } stand_ins[] = {
+	{ "sched", "sched_process_exec", "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, filename, field_pid, old_pid" },
+	{ "sched", "sched_process_fork", "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, parent_comm, parent_pid, "
+					 "child_comm, child_pid" },
+	{ "sched", "sched_process_exit", "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, comm, field_pid, prio" },
+	{ "signal", "signal_generate", "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, sig, errno, code, comm, "
+				      "field_pid, \"group\", result" },
+	{ "block", "block_rq_issue", "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, dev, sector, nr_sector, "
+				    "bytes, rwbs, comm, cmd" },
+	{ "syscalls", "sys_enter_exit_group", "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, __syscall_nr, error_code" },
+	{ "syscalls", "sys_enter_exit", "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, __syscall_nr, error_code" },
+	{ "syscalls", "sys_enter_openat", "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, __syscall_nr, dfd, "
+					 "filename, flags, mode" },
+	{ "syscalls", "sys_enter_open", "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, __syscall_nr, filename, "
+				       "flags, mode" },
+	{ NULL, "lost_events", "cpu, ts, count" },
 };
+
+/*
+ * The views read each event by its own name. When the importer had to name the table
+ * otherwise (another system has an event of that name: "sched_sched_process_exec", see
+ * schema/tables.sql), a TEMP view of the event's name stands for it; when the capture
+ * has no such events, an empty TEMP table. 0, or -1 after a message.
+ */
+static int input_table(sqlite3 *db, const char *system, const char *table, const char *columns)
+{
+	sqlite3_stmt *st;
+	char *renamed = NULL;
+
+	if (rf_has_table(db, table))
+		return 0;
+	if (system && sqlite3_prepare_v2(db, "SELECT table_name FROM event_types WHERE system = ?1 "
+					 "AND name = ?2 AND table_name IS NOT NULL", -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, system, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, table, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) == SQLITE_ROW)
+			renamed = sqlite3_mprintf("CREATE TEMP VIEW \"%w\" AS SELECT * FROM \"%w\"", table,
+						  (const char *)sqlite3_column_text(st, 0));
+		sqlite3_finalize(st);
+	}
+	if (!renamed)
+		return ru_stand_in(db, table, columns);
+	int rc = ru_exec(db, "setup", renamed);
+	sqlite3_free(renamed);
+	return rc;
+}
 
 /* Does TABLE have a column COLUMN? */
 static bool has_column(sqlite3 *db, const char *table, const char *column)
@@ -102,7 +132,7 @@ static int syscall_events_view(sqlite3 *db)
 int snoop_views(sqlite3 *db)
 {
 	for (size_t i = 0; i < sizeof(stand_ins) / sizeof(stand_ins[0]); i++)
-		if (ru_stand_in(db, stand_ins[i].table, stand_ins[i].columns))
+		if (input_table(db, stand_ins[i].system, stand_ins[i].table, stand_ins[i].columns))
 			return -1;
 	if (syscall_events_view(db) ||
 	    ftana_exec_sql_file(db, "schema/reports/snoop_names.sql") ||

@@ -5,7 +5,7 @@
  * killsnoop,bitesize}.sql): syscall entries paired with their exits per thread (a loss
  * between them, a call that never returns, an exit without its entry, threads
  * interleaved), syscall names from event_types even when the table was renamed or the
- * name is hostile, errno names; open flags decoded on x86_64 and left hex on aarch64;
+ * name is hostile, an event table renamed after its system, errno names; open flags decoded on x86_64 and left hex on aarch64;
  * exec parents, exit codes and ends; signal results and names per architecture; I/O
  * size buckets (-D one disk); each report's CSV through the front end.
  */
@@ -226,6 +226,25 @@ static void signal_table(sqlite3 *db)
 		"errno, code, comm, field_pid, \"group\", result)");
 }
 
+/* Two systems with a signal_generate: the importer names the tables after their systems;
+ * the views read signal's (schema/tables.sql's NAMES rule). */
+static void test_renamed_input(void **state)
+{
+	(void)state;
+	sqlite3 *db = snoop_db("x86_64");
+
+	fx_exec(db, "CREATE TABLE signal_signal_generate (id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, "
+		"sig, errno, code, comm, field_pid, \"group\", result)");
+	fx_exec(db, "CREATE TABLE other_signal_generate (id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, x)");
+	fx_exec(db, "INSERT INTO event_types VALUES (1, 'signal', 'signal_generate', 'signal_signal_generate', '', '', 1), "
+		"(2, 'other', 'signal_generate', 'other_signal_generate', '', '', 1)");
+	ev(db, "signal_signal_generate", 100, 5, "15, 0, 0, 'victim', 6, 1, 0");
+	ev(db, "other_signal_generate", 110, 5, "1");
+	assert_int_equal(snoop_views(db), 0);
+	assert_string_equal(fx_text(db, "SELECT group_concat(signal || ' ' || target_pid) FROM kills"), "SIGTERM 6");
+	fx_close(db);
+}
+
 static void test_kills(void **state)
 {
 	(void)state;
@@ -324,6 +343,7 @@ int main(void)
 		cmocka_unit_test(test_open_flags),
 		cmocka_unit_test(test_execs),
 		cmocka_unit_test(test_kills),
+		cmocka_unit_test(test_renamed_input),
 		cmocka_unit_test(test_bitesize),
 		cmocka_unit_test(test_missing),
 	};
