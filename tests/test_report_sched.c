@@ -381,6 +381,18 @@ static void test_summary_report(void **state)
 	assert_non_null(strstr(out, "{\"tid\":20,\"comm\":\"t20\",\"cpu_ms\":1.5,"));
 	free(out);
 	fx_close(db);
+
+	/* a database without meta's first_ts/last_ts: the window is the first to the last
+	 * switch, not the int64 range (a head interval would count from INT64_MIN) */
+	db = sched_db();
+	sw(db, 1000, 0, 10, S, 20); /* 10's head interval: start unknown */
+	sw(db, 4000, 0, 20, S, 10);
+	char *a3[] = { "summary", "--json" };
+	assert_int_equal(run("summary", db, &out, NULL, 2, a3), 0);
+	assert_non_null(strstr(out, "{\"tid\":20,\"comm\":\"t20\",\"cpu_ms\":3.0,\"cpu_pct\":100.0,"));
+	assert_null(strstr(out, "\"tid\":10,"));
+	free(out);
+	fx_close(db);
 }
 
 static void test_funclatency(void **state)

@@ -16,12 +16,13 @@ DROP VIEW IF EXISTS temp.summary_signal;
 
 -- The time the summary covers, ns of the trace clock: [t0, t1) = the slice's time
 -- window within the capture's first and last event (the last event's own instant is
--- the window's end: it takes no time).
+-- the window's end: it takes no time). A database without meta's first_ts/last_ts
+-- (hand-made) takes the first and last switch.
 CREATE TEMP VIEW summary_window AS
 SELECT max(since_ns, coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'first_ts'),
-                              since_ns)) AS t0,
+                              (SELECT min(ts) FROM sched_switch), since_ns)) AS t0,
        min(until_ns, coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'last_ts'),
-                              until_ns)) AS t1
+                              (SELECT max(ts) FROM sched_switch), until_ns)) AS t1
 FROM temp.slice;
 
 CREATE TEMP VIEW summary_capture AS
