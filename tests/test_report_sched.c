@@ -536,6 +536,42 @@ static void test_funclatency_profile_sample(void **state)
 	remove_dir(dir);
 }
 
+/* Rows no kernel writes (NULL fields, text in number columns, comms with ';', newlines
+ * and escapes, times at the int64 edges): every report runs to the end, exit 0, and
+ * text stays one line per row. */
+static void test_hostile_rows(void **state)
+{
+	(void)state;
+	sqlite3 *db = sched_db();
+	static const char *const names[] = { "runqlat", "cpudist", "offcpu", "summary" };
+
+	fx_exec(db, "INSERT INTO sched_switch VALUES (1, -5, 0, 1, NULL, 'a;b c', NULL, 0, NULL, "
+		"'x\ny', 7, 0), (2, 10, 0, 1, 99, 'q', 7, 0, 'S', 'p\x1b[2J', 8, 0), "
+		"(3, 9223372036854775806, 0, 1, NULL, 'r', 8, 0, -1, 'z', 7, 0), "
+		"(4, 9223372036854775807, 1, 1, NULL, NULL, 7, 0, 1, NULL, NULL, 0)");
+	fx_exec(db, "INSERT INTO sched_wakeup VALUES (5, 20, 1, 1, NULL, 'w', 7, 0, 0), "
+		"(6, 30, 1, 1, NULL, 'w', NULL, 0, 0), (7, 40, 1, 1, NULL, 'w', 'seven', 0, 0)");
+	fx_exec(db, "INSERT INTO lost_events VALUES (0, NULL, NULL), (1, -1, 5)");
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		char *out, *err;
+		char *argv[] = { (char *)names[i] };
+
+		assert_int_equal(run(names[i], db, &out, &err, 1, argv), 0);
+		assert_null(strchr(out, '\x1b'));
+		free(out);
+		free(err);
+	}
+	char *out, *err;
+	char *argv[] = { "offcpu", "--folded" };
+
+	assert_int_equal(run("offcpu", db, &out, &err, 2, argv), 0);
+	for (char *line = out; *line; line = strchr(line, '\n') + 1)
+		assert_non_null(strchr(line, ' ')); /* every line "stack value": no split comm */
+	free(out);
+	free(err);
+	fx_close(db);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -552,6 +588,7 @@ int main(void)
 		cmocka_unit_test(test_funclatency),
 		cmocka_unit_test(test_funclatency_funcgraph_sample),
 		cmocka_unit_test(test_funclatency_profile_sample),
+		cmocka_unit_test(test_hostile_rows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
