@@ -396,42 +396,6 @@ static int64_t page_missed_events(const struct dec *d, const uint8_t *page, uint
 	return count > INT64_MAX ? -1 : (int64_t)count;
 }
 
-/*
- * Does every record of the page's data lie wholly inside it (FORMAT.md 4.3.1)?
- * kbuffer trusts the lengths it finds, and would read past the data (past the
- * batch, for its last page) or hand out a record of negative length; a page
- * that fails is dropped whole, so a reader from the spec counts the same events.
- */
-static bool page_records_ok(const struct dec *d, const uint8_t *data, uint64_t size)
-{
-	for (uint64_t pos = 0, end; pos < size; pos = end) {
-		uint32_t word, type_len, len;
-
-		if (pos + 4 > size)
-			return false;
-		word = load_uint(data + pos, 4, d->big_endian);
-		type_len = d->big_endian ? word >> 27 : word & 31;
-		if (type_len >= 29 && type_len <= 31) { /* padding, time extend, time stamp */
-			if (pos + 8 > size)
-				return false;
-			len = load_uint(data + pos + 4, 4, d->big_endian);
-			end = type_len == 29 ? pos + 4 + len : pos + 8;
-		} else if (type_len == 0) { /* a length word (itself included), then the data */
-			if (pos + 8 > size)
-				return false;
-			len = load_uint(data + pos + 4, 4, d->big_endian) - 4;
-			if (len >= 1u << 31 || len == 0) /* kbuffer: an int below 1 */
-				return false;
-			end = pos + 8 + ((uint64_t)len + 3) / 4 * 4;
-		} else {
-			end = pos + 4 + 4 * type_len;
-		}
-		if (end > size)
-			return false;
-	}
-	return true;
-}
-
 /* Load pages until one yields an event. The commit field and the records are
  * checked first because kbuffer trusts them. */
 static bool cursor_next_page(struct dec *d, struct cursor *c)
@@ -453,7 +417,7 @@ static bool cursor_next_page(struct dec *d, struct cursor *c)
 				load_uint(page + 8, d->long_size, d->big_endian) & RB_COMMIT_MASK;
 
 		if (ps < hdr || size > ps - hdr ||
-		    (!tep_is_old_format(d->tep) && !page_records_ok(d, page + hdr, size)) ||
+		    (!tep_is_old_format(d->tep) && !ftz_page_records_ok(page + hdr, size, d->big_endian)) ||
 		    kbuffer_load_subbuffer(c->kbuf, page) < 0) {
 			d->stats.bad_pages++;
 			continue;

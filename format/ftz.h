@@ -189,6 +189,14 @@ struct ftz_pages {
 };
 int ftz_parse_pages(const struct ftz_section *sec, struct ftz_pages *out);
 
+/*
+ * FORMAT.md 4.3.1: true when every record of a sub-buffer's data (SIZE bytes: the
+ * commit field's size, already checked to fit the page) lies wholly inside it, so
+ * that libtraceevent's kbuffer, which trusts what it reads, can walk it. A page
+ * that fails is dropped whole and counted as a bad page.
+ */
+bool ftz_page_records_ok(const uint8_t *data, uint64_t size, bool big_endian);
+
 /* Parsed FTZ_SEC_SNAPSHOT payload (name as in struct ftz_file, shares its buffer). */
 struct ftz_snapshot {
 	struct ftz_snapshot_time time;

@@ -132,6 +132,47 @@ int ftz_parse_pages(const struct ftz_section *sec, struct ftz_pages *out)
 	return 0;
 }
 
+static uint32_t load_u32(const uint8_t *p, bool big_endian)
+{
+	return big_endian ? (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3] : get_le32(p);
+}
+
+/*
+ * FORMAT.md 4.3.1: does every record of a sub-buffer's data lie wholly inside it?
+ * libtraceevent's kbuffer trusts the lengths it finds: it would read past the data
+ * (past the buffer, for the last page of a batch), hand out a record of negative
+ * length, or loop for ever on a padding length that wraps its int.
+ */
+bool ftz_page_records_ok(const uint8_t *data, uint64_t size, bool big_endian)
+{
+	for (uint64_t pos = 0, end; pos < size; pos = end) {
+		uint32_t word, type_len, len;
+
+		if (pos + 4 > size)
+			return false;
+		word = load_u32(data + pos, big_endian);
+		type_len = big_endian ? word >> 27 : word & 31;
+		if (type_len >= 29) { /* padding, time extend, absolute time stamp */
+			if (pos + 8 > size)
+				return false;
+			len = load_u32(data + pos + 4, big_endian);
+			end = type_len == 29 ? pos + 4 + len : pos + 8;
+		} else if (type_len == 0) { /* a length word (itself included), then the data */
+			if (pos + 8 > size)
+				return false;
+			len = load_u32(data + pos + 4, big_endian) - 4;
+			if (len >= 1u << 31 || len == 0) /* kbuffer: an int below 1 */
+				return false;
+			end = pos + 8 + ((uint64_t)len + 3) / 4 * 4;
+		} else {
+			end = pos + 4 + 4 * type_len;
+		}
+		if (end > size)
+			return false;
+	}
+	return true;
+}
+
 /*
  * Lines are "key=value"; a line without '=' is ignored; the last match wins.
  * A NUL ends the text: callers that hold the text as a C string see the same keys.

@@ -98,8 +98,10 @@ static void walk_page(struct dump *d, struct cpu_totals *t, uint8_t *page, uint3
 	t->pages++;
 	t->bytes += page_size;
 	if (page_size < hdr ||
-	    (load_uint(page + 8, d->long_size, d->big_endian) & RB_FLAGS_MASK) > page_size - hdr) {
-		d->bad_pages++;
+	    (load_uint(page + 8, d->long_size, d->big_endian) & RB_FLAGS_MASK) > page_size - hdr ||
+	    !ftz_page_records_ok(page + hdr, load_uint(page + 8, d->long_size, d->big_endian) &
+				 RB_FLAGS_MASK, d->big_endian)) {
+		d->bad_pages++; /* kbuffer would read past it, or loop (FORMAT.md 4.3.1) */
 		return;
 	}
 	if (!d->kbuf) {
