@@ -365,7 +365,7 @@ def main():
     args = [a for a in args if a != "--small"]
     out = args[0]
     os.makedirs(out, exist_ok=True)
-    big = (zstd_bombs, file_bombs, cpus_3000, files_250k)
+    big = (zstd_bombs, file_bombs, cpus_3000, files_250k, proc_tgids)  # 2.5 MB: no fuzz seed
     for gen in (sqli_system, sqli_event_field, case_collide, reserved_names, info_nul,
                 field_layouts, pid_size3, print_fmt_cases, printk_malformed, proc_tgids,
                 zstd_bombs,
