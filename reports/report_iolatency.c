@@ -51,7 +51,6 @@ static int option(struct report_ctx *ctx, int index, const char *arg)
 /* iolat's intervals of one disk, appended to temp.iolatency_rows. */
 static int one_disk(struct report_ctx *ctx, int64_t dev)
 {
-	const struct iolatency_opts *o = ctx->opts;
 	sqlite3 *db = ctx->db;
 
 	if (rf_arg(db, "iolat_dev", dev) || ftana_exec_sql_file(db, "schema/reports/iolat_report.sql"))
@@ -65,7 +64,6 @@ static int one_disk(struct report_ctx *ctx, int64_t dev)
 	if (n > 100000)
 		return report_error(ctx, "-i: %lld intervals: at most 100000 (a longer -i, or "
 				    "--since/--until)", (long long)n);
-	(void)o;
 	return ru_exec(db, "iolatency", "INSERT INTO temp.iolatency_rows SELECT "
 		       "(SELECT min(disk) FROM iolat_sel), k, start_ts, end_ts, low_ms, high_ms, count "
 		       "FROM iolat_intervals WHERE EXISTS (SELECT 1 FROM iolat_sel)");
@@ -77,8 +75,7 @@ static int print_text(struct report_ctx *ctx)
 {
 	sqlite3_stmt *st;
 	int64_t k = -1;
-	const unsigned char *last_disk = NULL;
-	char *disk_seen = NULL;
+	char *disk_seen = NULL; /* the disk whose histogram is being printed */
 	int step;
 
 	if (sqlite3_prepare_v2(ctx->db, "SELECT k, report_ts(end_ts), disk, low_ms, high_ms, count, "
@@ -108,7 +105,6 @@ static int print_text(struct report_ctx *ctx)
 		       (long long)sqlite3_column_int64(st, 4), (long long)count, BAR_WIDTH, bars,
 		       "######################################");
 	}
-	(void)last_disk;
 	free(disk_seen);
 	sqlite3_finalize(st);
 	return step == SQLITE_DONE ? 0 : report_error(ctx, "%s", sqlite3_errmsg(ctx->db));

@@ -7,7 +7,7 @@
  * interleaved), syscall names from event_types even when the table was renamed or the
  * name is hostile, an event table renamed after its system, errno names; open flags decoded on x86_64 and left hex on aarch64;
  * exec parents, exit codes and ends; signal results and names per architecture; I/O
- * size buckets (-D one disk); each report's CSV through the front end.
+ * size buckets (-D one disk); iolatency's intervals per disk; each report's CSV through the front end.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -315,6 +315,45 @@ static void test_bitesize(void **state)
 	fx_close(db);
 }
 
+/* iolatency: iolat's -i intervals, once per disk, in one table. */
+static void test_iolatency(void **state)
+{
+	(void)state;
+	sqlite3 *db = snoop_db("x86_64");
+	const long long MS = 1000000, S = 1000 * MS;
+	const int A = 8 << 20, B = 253 << 20;
+	/* (disk, sector, issue ts, latency) */
+	const struct { int dev; int sector; long long ts, lat; } io[] = {
+		{ A, 100, 0, MS / 2 }, { A, 200, 3 * S / 2, 3 * MS }, { B, 100, S / 5, 10 * MS },
+	};
+
+	fx_exec(db, "INSERT INTO meta VALUES ('first_ts', '0'), ('last_ts', '%lld')", 2 * S);
+	fx_exec(db, "CREATE TABLE block_rq_issue (id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, dev, "
+		"sector, nr_sector, bytes, ioprio, rwbs, comm, cmd)");
+	fx_exec(db, "CREATE TABLE block_rq_complete (id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, dev, "
+		"sector, nr_sector, error, ioprio, rwbs, cmd)");
+	fx_exec(db, "INSERT INTO tasks VALUES (7, 7, 'dd')");
+	for (size_t i = 0; i < 3; i++) {
+		char v[128];
+		snprintf(v, sizeof(v), "%d, %d, 8, 4096, 0, 'R', 'dd', ''", io[i].dev, io[i].sector);
+		ev(db, "block_rq_issue", io[i].ts, 7, v);
+		snprintf(v, sizeof(v), "%d, %d, 8, 0, 0, 'R', ''", io[i].dev, io[i].sector);
+		ev(db, "block_rq_complete", io[i].ts + io[i].lat, 0, v);
+	}
+	char *out;
+	char *csv[] = { "iolatency", "--csv", "-i", "1" };
+	assert_int_equal(fx_run("iolatency", db, &out, 4, csv), 0);
+	assert_string_equal(out, "start_s,end_s,disk,low_ms,high_ms,count\n"
+			    "0.0,1.0,\"253,0\",0,1,0\n0.0,1.0,\"253,0\",1,2,0\n0.0,1.0,\"253,0\",2,4,0\n"
+			    "0.0,1.0,\"253,0\",4,8,0\n0.0,1.0,\"253,0\",8,16,1\n"
+			    "0.0,1.0,\"8,0\",0,1,1\n"
+			    "1.0,2.0,\"253,0\",0,1,0\n"
+			    "1.0,2.0,\"8,0\",0,1,0\n1.0,2.0,\"8,0\",1,2,0\n1.0,2.0,\"8,0\",2,4,1\n"
+			    "2.0,3.0,\"253,0\",0,1,0\n2.0,3.0,\"8,0\",0,1,0\n");
+	free(out);
+	fx_close(db);
+}
+
 /* A capture without the events: a one-line error naming what to record. */
 static void test_missing(void **state)
 {
@@ -345,6 +384,7 @@ int main(void)
 		cmocka_unit_test(test_kills),
 		cmocka_unit_test(test_renamed_input),
 		cmocka_unit_test(test_bitesize),
+		cmocka_unit_test(test_iolatency),
 		cmocka_unit_test(test_missing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
