@@ -39,6 +39,7 @@ struct cpu_totals {
 
 struct dump {
 	int long_size;   /* of the traced kernel, from INFO */
+	bool info_seen;  /* only the first INFO counts (FORMAT.md 6.2) */
 	bool big_endian;
 	struct kbuffer *kbuf;
 	struct cpu_totals *cpus;
@@ -250,8 +251,10 @@ static int dump_ftz(struct dump *d, const char *path, bool quiet)
 
 		if (!quiet)
 			list_section(&s);
-		if (s.type == FTZ_SEC_INFO && s.data)
+		if (s.type == FTZ_SEC_INFO && s.data && !d->info_seen) {
 			take_info(d, &s);
+			d->info_seen = true;
+		}
 		else if (s.type == FTZ_SEC_END)
 			saw_end = true;
 		else if (s.type == FTZ_SEC_FILE && ftz_parse_file(&s, &f) == 0 &&
