@@ -133,7 +133,7 @@ struct ftz_reader *ftz_reader_open(const char *path, char *errbuf, size_t errlen
  * Next section, in file order. Unknown types and sections with unknown flag bits
  * are returned too (callers skip them); their payload is checksummed, never
  * decompressed (data is NULL). Sections of type PAGES are decompressed only when
- * want_pages is true (a fast scan for `ftana info` passes false: data is NULL).
+ * want_pages is true (a fast metadata scan passes false: data is NULL).
  * Payload checksums are verified either way, so both scans stop at the same damage.
  * After an END section the next call returns FTZ_READ_END: END is the last section
  * of a recording, and what follows it is not read (FORMAT.md 6.2).
