@@ -93,8 +93,10 @@ int dec_next(struct dec *d, struct dec_event *ev);
 uint64_t dec_pages_done(const struct dec *d);
 
 /* True when the file is damaged; *offset and *reason (may be NULL) say where/why.
- * Damage is found by dec_open's index pass (checksums) or, for a bad zstd frame or
- * a corrupt page, by dec_next. */
+ * Damage is found by dec_open's index pass, which checks and decompresses every
+ * section, so no event of a section after it is handed out (FORMAT.md 6); dec_next
+ * adds only the batch memory limit. A corrupt page is not damage: it is dropped
+ * and counted in dec_stats' bad_pages. */
 bool dec_damage(const struct dec *d, uint64_t *offset, const char **reason);
 
 struct tep_handle *dec_tep(const struct dec *d);
