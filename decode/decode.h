@@ -61,8 +61,9 @@ struct dec_stats {
 	uint64_t file_size;
 	uint32_t page_size;
 	bool end_seen;              /* an END section (clean stop) */
-	uint64_t bad_pages;         /* pages whose commit field is impossible: skipped
-				     * (grows during dec_next) */
+	uint64_t bad_pages;         /* pages whose commit field or records are impossible
+				     * (FORMAT.md 4.3.1): dropped whole (grows during
+				     * dec_next) */
 };
 
 /*
