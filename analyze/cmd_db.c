@@ -7,6 +7,7 @@
 
 #include "analyze/dbcache.h"
 #include "analyze/ftana.h"
+#include "analyze/out_file.h"
 
 static const char usage_text[] =
 	"usage: ftana db FILE [FILE...] [-o OUT.db]\n"
@@ -44,6 +45,10 @@ int cmd_db(int argc, char **argv)
 	if (!n)
 		return free(in), usage();
 	if (out) {
+		/* the database is renamed over OUT: never over a device, a link or an input */
+		for (size_t i = 0; i < n; i++)
+			if (out_check(out, in[i]) < 0)
+				return free(in), FTANA_EXIT_ERROR;
 		int rc = dbcache_build_set(in, n, out, &damaged);
 
 		free(in);

@@ -12,7 +12,7 @@
 #include "analyze/diag.h"
 #include "analyze/ftana.h"
 #include "export/export.h"
-#include "export/out_file.h"
+#include "analyze/out_file.h"
 #include "export/perfetto.h"
 #include "reports/report_front.h"
 #include "reports/report_util.h"

@@ -28,7 +28,7 @@
 #include "decode/decode.h"
 #include "decode/tep_guard.h"
 #include "export/export.h"
-#include "export/out_file.h"
+#include "analyze/out_file.h"
 #include "export/tracedat_comms.h"
 #include "export/tracedat_guard.h"
 #include "ftz.h"

@@ -415,7 +415,7 @@ static int run_on_db(struct report_ctx *ctx, bool damaged)
 	return rc;
 }
 
-int report_front_run(const struct report_def *def, int argc, char **argv)
+static int front_run(const struct report_def *def, int argc, char **argv)
 {
 	struct report_ctx ctx = { .def = def, .fmt = OUT_TEXT, .slice = { .pid = -1, .tid = -1 } };
 	bool damaged = false;
@@ -430,25 +430,34 @@ int report_front_run(const struct report_def *def, int argc, char **argv)
 		ctx_free(&ctx);
 		return FTANA_EXIT_ERROR;
 	}
-	char *prefix = NULL;
-
-	/* the cache's and the decoder's messages say which report they belong to */
-	if (asprintf(&prefix, "ftana report %s", def->name) > 0)
-		diag_set_prefix(prefix);
 	ctx.db = ftana_open(ctx.file, &damaged);
 	if (!ctx.db) {
 		ctx_free(&ctx);
-		diag_set_prefix(NULL);
-		free(prefix);
 		return damaged ? FTANA_EXIT_DAMAGED : FTANA_EXIT_ERROR;
 	}
 	report_set_file(ctx.file);
 	rc = run_on_db(&ctx, damaged);
 	sqlite3_close(ctx.db);
 	ctx_free(&ctx);
+	return rc == FTANA_EXIT_OK && damaged ? FTANA_EXIT_DAMAGED : rc;
+}
+
+int report_front_run(const struct report_def *def, int argc, char **argv)
+{
+	char *prefix = NULL;
+	int rc;
+
+	/* every message, the checks', the cache's and the decoder's included, says
+	 * which report it belongs to */
+	if (def->prefix ? !!(prefix = strdup(def->prefix)) :
+			  asprintf(&prefix, "ftana report %s", def->name) > 0)
+		diag_set_prefix(prefix);
+	else
+		prefix = NULL;
+	rc = front_run(def, argc, argv);
 	diag_set_prefix(NULL);
 	free(prefix);
-	return rc == FTANA_EXIT_OK && damaged ? FTANA_EXIT_DAMAGED : rc;
+	return rc;
 }
 
 int report_run_db(const struct report_def *def, sqlite3 *db, int argc, char **argv)

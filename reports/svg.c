@@ -8,18 +8,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analyze/out_file.h"
 #include "analyze/text_escape.h"
 #include "reports/report_front.h"
 #include "reports/svg.h"
 
-/* --- the output file --- */
-
-static bool same_file(const struct stat *a, const char *path)
-{
-	struct stat b;
-
-	return path && stat(path, &b) == 0 && a->st_dev == b.st_dev && a->st_ino == b.st_ino;
-}
+/* --- the output file: stdout, or analyze/out_file.c's temp file renamed over OUT --- */
 
 static bool is_stdout(const char *path)
 {
@@ -28,26 +22,7 @@ static bool is_stdout(const char *path)
 
 int svg_out_check(struct report_ctx *ctx, const char *path)
 {
-	struct stat st;
-
-	if (is_stdout(path))
-		return 0;
-	if (!*path)
-		return report_error(ctx, "-o: an empty file name");
-	if (stat(path, &st) != 0)
-		return 0; /* a new file: the directory is checked when it is created */
-	if (S_ISDIR(st.st_mode))
-		return report_error(ctx, "-o %s: is a directory (give a file name)", path);
-	char *db = NULL;
-
-	/* the picture must not replace what it is drawn from */
-	bool capture = same_file(&st, ctx->file) ||
-		       (ctx->file && asprintf(&db, "%s.db", ctx->file) > 0 && same_file(&st, db));
-	free(db);
-	if (capture)
-		return report_error(ctx, "-o %s: that is the capture (or its database): give "
-				    "another file name", path);
-	return 0;
+	return is_stdout(path) ? 0 : out_check(path, ctx->file);
 }
 
 int svg_out_open(struct report_ctx *ctx, const char *path, struct svg_out *out)
@@ -55,63 +30,27 @@ int svg_out_open(struct report_ctx *ctx, const char *path, struct svg_out *out)
 	*out = (struct svg_out){ .f = stdout };
 	if (is_stdout(path))
 		return 0;
-	if (svg_out_check(ctx, path))
-		return -1;
-	if (asprintf(&out->tmp, "%s.tmp-XXXXXX", path) < 0) {
-		out->tmp = NULL;
-		return report_error(ctx, "out of memory");
-	}
-	int fd = mkstemp(out->tmp);
-
-	if (fd < 0) {
-		report_error(ctx, "cannot write %s: %s", path, strerror(errno));
-		free(out->tmp);
-		out->tmp = NULL;
+	if (out_open(&out->file, path, ctx->file) < 0) {
+		out->f = NULL;
 		return -1;
 	}
-	/* mkstemp makes it 0600: give OUT the mode a new file gets from the umask */
-	mode_t mask = umask(0);
-
-	umask(mask);
-	if (fchmod(fd, 0666 & ~mask) != 0 || !(out->f = fdopen(fd, "w"))) {
-		report_error(ctx, "cannot write %s: %s", path, strerror(errno));
-		close(fd);
-		unlink(out->tmp);
-		free(out->tmp);
-		*out = (struct svg_out){ 0 };
-		return -1;
-	}
-	out->path = path;
+	out->f = out->file.f;
 	return 0;
 }
 
 int svg_out_close(struct report_ctx *ctx, struct svg_out *out, bool ok)
 {
-	int rc = 0;
+	int rc = ok ? 0 : -1;
 
-	if (!out->f)
-		return ok ? 0 : -1;
-	if (!out->tmp) {
-		/* stdout: the front end flushes it and reports a write error */
-		out->f = NULL;
-		return ok ? 0 : -1;
+	if (out->file.f) {
+		if (ok)
+			rc = out_commit(&out->file);
+		else
+			out_abort(&out->file);
 	}
-	bool written = !ferror(out->f) && fflush(out->f) == 0 && fsync(fileno(out->f)) == 0;
-	int err = errno;
-
-	if (fclose(out->f) != 0 && written) {
-		written = false;
-		err = errno;
-	}
-	if (ok && !written)
-		rc = report_error(ctx, "cannot write %s: %s", out->path, strerror(err));
-	else if (ok && rename(out->tmp, out->path) != 0)
-		rc = report_error(ctx, "cannot write %s: %s", out->path, strerror(errno));
-	if (!ok || rc)
-		unlink(out->tmp);
-	free(out->tmp);
+	/* stdout: the front end flushes it and reports a write error */
 	*out = (struct svg_out){ 0 };
-	return ok ? rc : -1;
+	return rc;
 }
 
 /* --- text --- */

@@ -23,14 +23,16 @@
 
 struct report_ctx;
 
+#include "analyze/out_file.h"
+
 struct svg_out {
-	FILE *f;
-	const char *path; /* OUT, or NULL for stdout */
-	char *tmp;        /* the temp file beside OUT while writing */
+	FILE *f;              /* stdout, or file.f */
+	struct out_file file; /* the temp file beside OUT while writing (out_file.h) */
 };
 
-/* -o's argument: refused when it is the capture (or its cached database) or a
- * directory. Call after FILE is known (a report's check()). 0, or -1 after an error. */
+/* -o's argument (NULL or "-": stdout): refused as out_check() refuses, e.g. the
+ * capture, its cached database, anything but a regular file. Call after FILE is
+ * known (a report's check()). 0, or -1 after an error. */
 int svg_out_check(struct report_ctx *ctx, const char *path);
 
 /* Open the output (path NULL or "-": stdout). 0, or -1 after a one-line error. */

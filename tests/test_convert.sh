@@ -165,7 +165,7 @@ expect_refusal "output is the input" "is the input" "$src" -o "$src"
 ln "$src" "$tmp/hardlink.ftz"
 expect_refusal "output is the input (hard link)" "is the input" "$src" -o "$tmp/hardlink.ftz"
 assert_eq "input unchanged" "$sum" "$(sha256sum <"$src")"
-expect_refusal "output directory missing" "cannot create" "$src" -o "$tmp/no/such/dir/x.dat"
+expect_refusal "output directory missing" "cannot write" "$src" -o "$tmp/no/such/dir/x.dat"
 # not /dev/null: were it ever a regular file (something broke it), the test must not write it
 mkfifo "$tmp/fifo.dat"
 expect_refusal "output is a FIFO" "fifo.dat: not a regular file" "$src" -o "$tmp/fifo.dat"

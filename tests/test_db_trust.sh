@@ -248,6 +248,22 @@ assert_eq "capture cut inside its metadata: exit status" 3 $?
 no_tmp_left "capture cut inside its metadata" "$T"
 [ -e "$T/cut.ftz.db" ] && fail "cut capture: a database was left" || pass "cut capture: no database"
 
+# -o is renamed into place: never over a device (a private copy of /dev/null's node,
+# which this once replaced with a database), a symbolic link or the capture itself
+if mknod "$T/null" c 1 3 2>/dev/null; then
+	"$FTANA" db "$CAP" -o "$T/null" >/dev/null 2>"$T/err"
+	assert_eq "db -o a device: exit status" 1 $?
+	assert_one_line_error "db -o a device" "$T/err" "null: not a regular file"
+	assert_eq "db -o a device: still a device" "character special file" "$(stat -c %F "$T/null")"
+fi
+ln -s "$T/elsewhere.db" "$T/link.db"
+"$FTANA" db "$CAP" -o "$T/link.db" >/dev/null 2>"$T/err"
+assert_eq "db -o a symbolic link: exit status" 1 $?
+[ -e "$T/elsewhere.db" ] && fail "db -o a symbolic link: wrote through it" || pass "db -o a symbolic link: nothing written"
+"$FTANA" db "$CAP" -o "$CAP" >/dev/null 2>"$T/err"
+assert_eq "db -o the capture: exit status" 1 $?
+assert_one_line_error "db -o the capture" "$T/err" "that is the input"
+
 # --------------------------------------------------------- 4. escaped output
 "$FTANA" db "$CAP" -o "$T/esc.db" >/dev/null 2>&1 || fail "ftana db -o esc.db"
 # comm: a terminal title sequence (OSC ... BEL); string: C1 CSI as UTF-8, a lone

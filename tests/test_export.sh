@@ -255,7 +255,7 @@ expect_refusal "missing input" "nothing.ftz" "$tmp/nothing.ftz" -o "$tmp/x.json"
 sum=$(sha256sum <"$src")
 expect_refusal "output is the input" "is the input" "$src" -o "$src"
 assert_eq "input unchanged" "$sum" "$(sha256sum <"$src")"
-expect_refusal "output directory missing" "cannot create" "$src" -o "$tmp/no/such/x.json"
+expect_refusal "output directory missing" "cannot write" "$src" -o "$tmp/no/such/x.json"
 # not /dev/null: were it ever a regular file (something broke it), the test must not write it
 mkfifo "$tmp/fifo.json"
 expect_refusal "output is a FIFO" "fifo.json: not a regular file" "$src" -o "$tmp/fifo.json"

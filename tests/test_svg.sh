@@ -235,19 +235,27 @@ cap=$work/block-dd-stacks.ftz
 before=$(sha256sum "$cap" | cut -d' ' -f1)
 "$FTANA" report stacks "$cap" --svg -o "$cap" >"$work/out" 2>"$work/err"
 assert_eq "-o onto the capture: exit" 1 $?
-assert_one_line_error "-o onto the capture" "$work/err" "that is the capture"
+assert_one_line_error "-o onto the capture" "$work/err" "that is the input"
 assert_eq "the capture is unchanged" "$before" "$(sha256sum "$cap" | cut -d' ' -f1)"
 "$FTANA" report iolat "$cap" --heatmap -o "$cap.db" >"$work/out" 2>"$work/err"
 assert_eq "-o onto the capture's database: exit" 1 $?
-assert_one_line_error "-o onto the capture's database" "$work/err" "that is the capture"
+assert_one_line_error "-o onto the capture's database" "$work/err" "that is the input"
 ln -s "$cap" "$work/link.svg"
 "$FTANA" report stacks "$cap" --svg -o "$work/link.svg" >"$work/out" 2>"$work/err"
 assert_eq "-o onto a symlink to the capture: exit" 1 $?
-assert_one_line_error "-o onto a symlink to the capture" "$work/err" "that is the capture"
+assert_one_line_error "-o onto a symlink to the capture" "$work/err" "that is the input"
 assert_eq "the capture is still unchanged" "$before" "$(sha256sum "$cap" | cut -d' ' -f1)"
 "$FTANA" report stacks "$cap" --svg -o "$work" >"$work/out" 2>"$work/err"
 assert_eq "-o onto a directory: exit" 1 $?
 assert_one_line_error "-o onto a directory" "$work/err" "is a directory"
+# A device (here a private copy of /dev/null's node): renaming the picture over it
+# would replace the device with a file, as it once replaced this machine's /dev/null.
+if mknod "$work/null" c 1 3 2>/dev/null; then
+	"$FTANA" report stacks "$cap" --svg -o "$work/null" >"$work/out" 2>"$work/err"
+	assert_eq "-o onto a device: exit" 1 $?
+	assert_one_line_error "-o onto a device" "$work/err" "null: not a regular file"
+	assert_eq "the device is still a device" "character special file" "$(stat -c %F "$work/null")"
+fi
 
 mkdir "$work/pics"
 echo old >"$work/pics/flame.svg"

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * out_file.h - how export/ writes what it makes (`ftana export`, `ftana convert`):
+ * out_file.h - how ftana writes a file it makes (`ftana export`, `ftana convert`, the
+ * reports' pictures with -o):
  * into a temp file beside the final name, renamed over it only once complete, so a
  * failed or killed run never leaves half a file under the name asked for; never
  * onto the input itself (same file by device and inode, a link included), nor over
  * anything but a regular file (a device, FIFO or symbolic link would be replaced).
  */
-#ifndef EXPORT_OUT_FILE_H
-#define EXPORT_OUT_FILE_H
+#ifndef FTANA_OUT_FILE_H
+#define FTANA_OUT_FILE_H
 
 #include <stdio.h>
 
@@ -17,7 +18,14 @@ struct out_file {
 	FILE *f;          /* open on tmp, for writing (seekable) */
 };
 
-/* Open a temp file for PATH; refuse PATH when it is INPUT. 0, or -1 after a one-line error. */
+/*
+ * May PATH be written as the output made from INPUT? Not when it is INPUT or
+ * INPUT's cached database (INPUT.db), not when it is anything but a regular file
+ * or a new name. Call it before the work, so a refusal costs nothing. 0, or -1
+ * after a one-line error.
+ */
+int out_check(const char *path, const char *input);
+/* Open a temp file for PATH (after out_check). 0, or -1 after a one-line error. */
 int out_open(struct out_file *o, const char *path, const char *input);
 /* Flush, sync and rename into place. 0, or -1 after a one-line error (temp removed). */
 int out_commit(struct out_file *o);

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "analyze/diag.h"
-#include "export/out_file.h"
+#include "analyze/out_file.h"
 
 static bool same_file(const char *a, const char *b)
 {
@@ -18,24 +18,43 @@ static bool same_file(const char *a, const char *b)
 	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
-int out_open(struct out_file *o, const char *path, const char *input)
+int out_check(const char *path, const char *input)
 {
 	struct stat st;
+	char *db = NULL;
+	bool is_input;
+
+	if (!*path) {
+		ftana_error("-o: an empty file name: give a file name\n");
+		return -1;
+	}
+	is_input = input && (same_file(path, input) ||
+			     (asprintf(&db, "%s.db", input) > 0 && same_file(path, db)));
+	free(db);
+	if (is_input) {
+		ftana_error("-o %s: that is the input (or its cached database): give another file "
+			    "name\n", path);
+		return -1;
+	}
+	/* the rename would replace what is there: only ever a regular file (never
+	 * /dev/null, /dev/stdout, a device, a FIFO, a directory or a symbolic link) */
+	if (!lstat(path, &st) && !S_ISREG(st.st_mode)) {
+		ftana_error("-o %s: %s (the output is written beside it, then renamed over it): "
+			    "give a file name\n", path, S_ISDIR(st.st_mode) ? "is a directory" :
+			    "not a regular file");
+		return -1;
+	}
+	return 0;
+}
+
+int out_open(struct out_file *o, const char *path, const char *input)
+{
 	mode_t mask;
 	int fd;
 
 	*o = (struct out_file){ .path = path };
-	if (input && same_file(path, input)) {
-		ftana_error("%s: is the input: give another output name\n", path);
+	if (out_check(path, input) < 0)
 		return -1;
-	}
-	/* the rename would replace what is there: only ever a regular file (never
-	 * /dev/stdout, a device, a FIFO or a symbolic link) */
-	if (!lstat(path, &st) && !S_ISREG(st.st_mode)) {
-		ftana_error("%s: not a regular file (the output is written beside it, then renamed "
-			    "over it): give a file name\n", path);
-		return -1;
-	}
 	if (asprintf(&o->tmp, "%s.XXXXXX", path) < 0) {
 		o->tmp = NULL;
 		ftana_error("out of memory\n");
@@ -43,7 +62,7 @@ int out_open(struct out_file *o, const char *path, const char *input)
 	}
 	fd = mkstemp(o->tmp);
 	if (fd < 0) {
-		ftana_error("%s: cannot create: %s\n", path, strerror(errno));
+		ftana_error("cannot write %s: %s\n", path, strerror(errno));
 		free(o->tmp);
 		o->tmp = NULL;
 		return -1;
@@ -52,7 +71,7 @@ int out_open(struct out_file *o, const char *path, const char *input)
 	mask = umask(0);
 	umask(mask);
 	if (fchmod(fd, 0666 & ~mask) < 0 || !(o->f = fdopen(fd, "w+"))) {
-		ftana_error("%s: cannot create: %s\n", path, strerror(errno));
+		ftana_error("cannot write %s: %s\n", path, strerror(errno));
 		close(fd);
 		unlink(o->tmp);
 		free(o->tmp);
@@ -86,7 +105,7 @@ int out_commit(struct out_file *o)
 	if (!err && rename(o->tmp, o->path) < 0)
 		err = errno;
 	if (err) {
-		ftana_error("%s: cannot write: %s\n", o->path, strerror(err));
+		ftana_error("cannot write %s: %s\n", o->path, strerror(err));
 		out_abort(o);
 		return -1;
 	}
