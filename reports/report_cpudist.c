@@ -11,33 +11,9 @@
 #include "reports/report_front.h"
 #include "reports/sched_common.h"
 
-struct cpudist_opts {
-	enum sched_by by;
-	bool summary;
-};
-
-enum { OPT_BY, OPT_SUMMARY };
-
-static const struct report_option options[] = {
-	[OPT_BY] = { "by", 0, "GROUP", SCHED_BY_HELP },
-	[OPT_SUMMARY] = { "summary", 0, NULL, "a table (count, total, mean, percentiles, max) instead\n"
-			  "of the histogram" },
-	{ 0 }
-};
-
-static int option(struct report_ctx *ctx, int index, const char *arg)
-{
-	struct cpudist_opts *o = ctx->opts;
-
-	if (index == OPT_BY)
-		return sched_parse_by(ctx, arg, &o->by);
-	o->summary = true;
-	return 0;
-}
-
 static int run(struct report_ctx *ctx)
 {
-	const struct cpudist_opts *o = ctx->opts;
+	const struct sched_dist_opts *o = ctx->opts;
 	int rc = sched_prepare(ctx);
 
 	if (rc)
@@ -54,9 +30,9 @@ static int run(struct report_ctx *ctx)
 const struct report_def report_cpudist_def = {
 	.name = "cpudist",
 	.summary = "on-CPU time per slice (switch-in -> switch-out), log2 histogram (bcc cpudist)",
-	.options = options,
-	.opts_size = sizeof(struct cpudist_opts),
-	.option = option,
+	.options = sched_dist_options,
+	.opts_size = sizeof(struct sched_dist_opts),
+	.option = sched_dist_option,
 	.run = run,
 	.details =
 	"needs sched:sched_switch. A slice runs from a task's switch-in to the next switch on\n"

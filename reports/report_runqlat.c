@@ -14,33 +14,9 @@
 #include "reports/report_util.h"
 #include "reports/sched_common.h"
 
-struct runqlat_opts {
-	enum sched_by by;
-	bool summary;
-};
-
-enum { OPT_BY, OPT_SUMMARY };
-
-static const struct report_option options[] = {
-	[OPT_BY] = { "by", 0, "GROUP", SCHED_BY_HELP },
-	[OPT_SUMMARY] = { "summary", 0, NULL, "a table (count, total, mean, percentiles, max) instead\n"
-			  "of the histogram" },
-	{ 0 }
-};
-
-static int option(struct report_ctx *ctx, int index, const char *arg)
-{
-	struct runqlat_opts *o = ctx->opts;
-
-	if (index == OPT_BY)
-		return sched_parse_by(ctx, arg, &o->by);
-	o->summary = true;
-	return 0;
-}
-
 static int run(struct report_ctx *ctx)
 {
-	const struct runqlat_opts *o = ctx->opts;
+	const struct sched_dist_opts *o = ctx->opts;
 	/* before sched_prepare makes a stand-in of it */
 	bool wakeups = rf_has_table(ctx->db, "sched_wakeup") ||
 		       ru_event_recorded(ctx->db, "sched", "sched_wakeup");
@@ -62,9 +38,9 @@ static int run(struct report_ctx *ctx)
 const struct report_def report_runqlat_def = {
 	.name = "runqlat",
 	.summary = "run-queue latency: wakeup or preemption -> on CPU, log2 histogram (bcc runqlat)",
-	.options = options,
-	.opts_size = sizeof(struct runqlat_opts),
-	.option = option,
+	.options = sched_dist_options,
+	.opts_size = sizeof(struct sched_dist_opts),
+	.option = sched_dist_option,
 	.run = run,
 	.details =
 	"needs sched:sched_switch, and sched:sched_wakeup and sched_wakeup_new for wakeups\n"

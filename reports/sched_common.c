@@ -177,3 +177,22 @@ int sched_note_statuses(struct report_ctx *ctx, const char *sql, const char *wha
 	sqlite3_finalize(st);
 	return step == SQLITE_DONE ? 0 : report_error(ctx, "%s", sqlite3_errmsg(ctx->db));
 }
+
+enum { DIST_OPT_BY, DIST_OPT_SUMMARY };
+
+const struct report_option sched_dist_options[] = {
+	[DIST_OPT_BY] = { "by", 0, "GROUP", SCHED_BY_HELP },
+	[DIST_OPT_SUMMARY] = { "summary", 0, NULL, "a table (count, total, mean, percentiles, max) "
+			       "instead\nof the histogram" },
+	{ 0 }
+};
+
+int sched_dist_option(struct report_ctx *ctx, int index, const char *arg)
+{
+	struct sched_dist_opts *o = ctx->opts;
+
+	if (index == DIST_OPT_BY)
+		return sched_parse_by(ctx, arg, &o->by);
+	o->summary = true;
+	return 0;
+}

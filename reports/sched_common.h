@@ -21,6 +21,14 @@ enum sched_by { SCHED_BY_NONE, SCHED_BY_TID, SCHED_BY_PID, SCHED_BY_COMM };
 		      "(pid: its threads together) or command name (comm)"
 int sched_parse_by(struct report_ctx *ctx, const char *arg, enum sched_by *by);
 
+/* The options of the distribution reports (runqlat, cpudist): --by and --summary. */
+struct sched_dist_opts {
+	enum sched_by by;
+	bool summary;
+};
+extern const struct report_option sched_dist_options[];
+int sched_dist_option(struct report_ctx *ctx, int index, const char *arg);
+
 /*
  * The scheduler views (oncpu, runq_waits, offcpu, ...) on db: empty TEMP stand-ins for
  * the tables a capture lacks (sched_switch, the wakeups, lost_events: a view is then
