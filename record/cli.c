@@ -149,14 +149,16 @@ static const struct record_option common_options[] = {
 	  "data. -o NAME.ftz holds the metadata (kallsyms, formats) once; the pages go to "
 	  "segments NAME.ring-NNNNNN.ftz of SIZE/8 (at least 128K), the oldest deleted once "
 	  "the complete ones exceed SIZE: the disk holds at most SIZE + one segment + NAME.ftz. "
-	  "ftana reads NAME.ftz as one capture and reports what the ring trimmed. Not with "
+	  "ftana reads NAME.ftz as one capture and reports what the ring trimmed; segments "
+	  "of an earlier ring of that name are removed. Not with "
 	  "--kernel-ring (which bounds memory itself) nor --max-size" },
 	{ RECORD_OPT_ROTATE, 0, "rotate", "SIZE|SECS",
 	  "a numbered series of complete captures NAME-0001.ftz, NAME-0002.ftz, ... from "
-	  "-o NAME.ftz, the next one started when a file reaches SIZE (a number with K, M "
-	  "or G) or has recorded SECS (a plain number, or with s, m or h), checked every "
-	  "0.1 s; each file is readable alone, `ftana db NAME-0001.ftz NAME-0002.ftz ...` "
-	  "joins them" },
+	  "-o NAME.ftz, the next one started when a file holds SIZE of pages (a number with "
+	  "K, M or G; each file also repeats the metadata, kallsyms and formats) or has "
+	  "recorded SECS (a plain number, or with s, m or h), checked every 0.1 s; each file "
+	  "is readable alone (an earlier series of that name is removed first), "
+	  "`ftana db NAME-0001.ftz NAME-0002.ftz ...` joins them" },
 	{ RECORD_OPT_HELP, 'h', "help", NULL, "print this help and exit (nothing is recorded)" },
 	{ 0 },
 };

@@ -23,6 +23,7 @@
  * files (segs_poll, every 0.1 s at most); the readers write through segs_write_pages
  * under the lock, so every batch lands whole in one file.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -31,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -68,6 +70,7 @@ struct segs {
 	/* series */
 	uint32_t file_no;
 	uint64_t file_start_ns;
+	uint64_t file_meta_end; /* bytes of the current file before its first PAGES: --rotate SIZE counts the rest */
 	uint8_t *preamble;      /* the first file's START sections, repeated in each file */
 	size_t preamble_len;
 	struct cpu_counts *counts, *end_counts; /* this file's; the file being ended */
@@ -169,6 +172,58 @@ static void series_path(const struct segs *s, char *out, size_t len, uint32_t no
 		 tmp ? ".tmp" : "");
 }
 
+/* Did ftrec write PATH as a ring segment / series file (its INFO has KEY)? */
+static bool written_as(const char *path, const char *key)
+{
+	char e[256], v[32];
+	struct ftz_reader *rd = ftz_reader_open(path, e, sizeof(e));
+	struct ftz_section sec;
+	bool yes = false;
+
+	if (!rd)
+		return false;
+	if (ftz_reader_next(rd, &sec, false) == FTZ_READ_OK && sec.type == FTZ_SEC_INFO && sec.data)
+		yes = ftz_kv_get((const char *)sec.data, sec.len, key, v, sizeof(v)) >= 0;
+	ftz_reader_close(rd);
+	return yes;
+}
+
+/*
+ * The files an earlier ring or series of the same name left (NAME.ring-NNNNNN.ftz,
+ * NAME-NNNN.ftz): the output replaces them as it replaces NAME.ftz. Left there,
+ * a reader would find segments of another capture beside the new head (and
+ * refuse the ring) or a series that mixes two recordings.
+ */
+static void remove_stale(const struct segs *s, bool ring)
+{
+	char prefix[NAME_MAX + 16], p[PATH_MAX];
+	DIR *d = opendir(s->dir);
+	unsigned removed = 0;
+
+	if (!d)
+		return;
+	snprintf(prefix, sizeof(prefix), "%s%s", s->stem, ring ? ".ring-" : "-");
+	for (struct dirent *e; (e = readdir(d));) {
+		size_t pl = strlen(prefix), digits;
+		struct stat st;
+
+		if (strncmp(e->d_name, prefix, pl))
+			continue;
+		digits = strspn(e->d_name + pl, "0123456789");
+		if (digits < (ring ? 6u : 4u) || strcmp(e->d_name + pl + digits, ".ftz"))
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", s->dir, e->d_name);
+		/* only what ftrec wrote as such: a user's own trace-2024.ftz stays */
+		if (lstat(p, &st) == 0 && S_ISREG(st.st_mode) &&
+		    written_as(p, ring ? "ring_segment" : "series_index") && unlink(p) == 0)
+			removed++;
+	}
+	closedir(d);
+	if (removed)
+		fprintf(stderr, "ftrec: removed %u %s of an earlier recording to %s/%s.ftz\n", removed,
+			ring ? "segments" : "series files", s->dir, s->stem);
+}
+
 int segs_open(struct rec *r, char *err, size_t errlen)
 {
 	struct segs *s;
@@ -183,6 +238,7 @@ int segs_open(struct rec *r, char *err, size_t errlen)
 	}
 	pthread_mutex_init(&s->lock, NULL);
 	read_boot_id(s->boot_id, sizeof(s->boot_id));
+	remove_stale(s, ring_mode(r));
 	if (ring_mode(r)) {
 		s->seg_size = r->o->ring_size / RING_SEGMENTS;
 		if (s->seg_size < RING_MIN_SEGMENT)
@@ -348,6 +404,7 @@ int segs_start(struct rec *r, uint64_t info_end)
 		return -1;
 	if (!ring_mode(r)) {
 		s->file_start_ns = now_ns(CLOCK_MONOTONIC);
+		s->file_meta_end = ftz_writer_bytes(r->w);
 		s->cur = r->w;
 		return series_keep_preamble(r, info_end) < 0 ? -1 : 0;
 	}
@@ -430,12 +487,14 @@ static int series_rotate(struct rec *r)
 	struct cpu_counts *fresh = calloc((size_t)r->nr_cpus, sizeof(*fresh));
 	struct ftz_writer *old = r->w, *w = fresh ? series_new_file(r, s->file_no + 1) : NULL;
 	const char *reason = r->stop_reason;
+	uint64_t meta_end;
 	int rc;
 
 	if (!w) {
 		free(fresh);
 		return -1;
 	}
+	meta_end = ftz_writer_bytes(w); /* nothing but metadata yet: the readers still write to old */
 	pthread_mutex_lock(&s->lock);
 	s->cur = w;
 	s->end_counts = s->counts;
@@ -451,6 +510,7 @@ static int series_rotate(struct rec *r)
 		rc = -1;
 	r->w = w;
 	s->file_start_ns = now_ns(CLOCK_MONOTONIC);
+	s->file_meta_end = meta_end;
 	return rc < 0 ? -1 : 0;
 }
 
@@ -468,7 +528,7 @@ int segs_poll(struct rec *r)
 		return 0;
 	if (s->error)
 		return -1;
-	due = (r->o->rotate_size && ftz_writer_bytes(r->w) >= r->o->rotate_size) ||
+	due = (r->o->rotate_size && ftz_writer_bytes(r->w) - s->file_meta_end >= r->o->rotate_size) ||
 	      (r->o->rotate_secs > 0 &&
 	       now_ns(CLOCK_MONOTONIC) - s->file_start_ns >= (uint64_t)(r->o->rotate_secs * 1e9));
 	return due ? series_rotate(r) : 0;

@@ -114,7 +114,7 @@ static bool warn_set_gaps(sqlite3 *db, FILE *out)
 
 		fprintf(out, "WARNING: files %s of this capture (a ring's segments or a series' files) "
 			"are missing: their events are lost (ftana info lists each file and its "
-			"losses);", plain ? gaps : "(?)");
+			"losses)", plain ? gaps : "(?)");
 		shown = true;
 	}
 	sqlite3_finalize(st);
@@ -170,7 +170,7 @@ int ru_warn_lost_in(sqlite3 *db, const char *range_sql, int64_t since, int64_t u
 		if (i == 0) {
 			int64_t unknown = sqlite3_column_int64(st, 5);
 
-			fprintf(out, "%s the capture lost %lld events", gap ? "" : "WARNING:",
+			fprintf(out, "%s the capture lost %lld events", gap ? ";" : "WARNING:",
 				(long long)sqlite3_column_int64(st, 4));
 			if (unknown)
 				fprintf(out, " (and %lld losses of unknown size)", (long long)unknown);
