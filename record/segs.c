@@ -132,7 +132,7 @@ static int new_capture_id(char *out)
 }
 
 /* NAME.ftz -> directory and stem. The output must end in .ftz: the segment names are made from it. */
-static int split_output(struct rec *r, struct segs *s)
+static int split_output(struct rec *r, struct segs *s, char *err, size_t errlen)
 {
 	const char *out = r->o->output;
 	size_t len = strlen(out);
@@ -140,15 +140,16 @@ static int split_output(struct rec *r, struct segs *s)
 	int rc = 0;
 
 	if (!copy || !copy2) {
+		snprintf(err, errlen, "%s: out of memory", out);
 		rc = -1;
 	} else if (len < 5 || strcmp(out + len - 4, ".ftz")) {
-		fprintf(stderr, "ftrec: %s: with --ring or --rotate the output name must end in .ftz (the other files are named after it)\n", out);
+		snprintf(err, errlen, "%s: with --ring or --rotate the output name must end in .ftz (the other files are named after it)", out);
 		rc = -1;
 	} else {
 		const char *dir = dirname(copy);
 		char *base = basename(copy2);
 		if (strlen(base) - 4 >= sizeof(s->stem) || strlen(dir) >= sizeof(s->dir)) {
-			fprintf(stderr, "ftrec: %s: name too long\n", out);
+			snprintf(err, errlen, "%s: name too long for --ring/--rotate", out);
 			rc = -1;
 		} else {
 			snprintf(s->dir, sizeof(s->dir), "%s", dir);
@@ -232,10 +233,9 @@ int segs_open(struct rec *r, char *err, size_t errlen)
 	if (!segs_active(r))
 		return 0;
 	s = r->segs = calloc(1, sizeof(*s));
-	if (!s || split_output(r, s) < 0 || new_capture_id(s->capture_id) < 0) {
-		snprintf(err, errlen, "%s: cannot set up --ring/--rotate", r->o->output);
+	snprintf(err, errlen, "%s: cannot set up --ring/--rotate", r->o->output);
+	if (!s || split_output(r, s, err, errlen) < 0 || new_capture_id(s->capture_id) < 0)
 		return -1;
-	}
 	pthread_mutex_init(&s->lock, NULL);
 	read_boot_id(s->boot_id, sizeof(s->boot_id));
 	remove_stale(s, ring_mode(r));

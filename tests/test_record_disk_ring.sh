@@ -208,6 +208,39 @@ for mode in ${ROTATE_MODES:-2 64K}; do
 	assert_eq "--rotate $mode: joined events = the files' events + 1 start marker" $((written + 1)) "$(meta "$db" events_total)"
 done
 
+# ------------------------------------------------------------- --ring with --trigger
+mkdir "$tmp/trig"
+out=$tmp/trig/t.ftz
+"$FTREC" record "${REC_ARGS[@]}" --ring 1M --trigger syscalls:sys_enter_getpid -d 20 -o "$out" 2>"$tmp/err.trig" &
+rec=$!
+pids+=($rec)
+if wait_for_recording $rec "$tmp/err.trig"; then
+	$LOAD once 0.5 getpid
+	wait $rec
+	assert_eq "--ring --trigger: exit status" 0 $?
+	assert_eq "--ring --trigger: stop reason" trigger "$(meta "$out" stop_reason)"
+	# (anyone's getpid fires it: the first one is recorded, the kernel stops at it)
+	assert_ge "--ring --trigger: the trigger event is in the ring" 1 "$(q "$out" 'SELECT count(*) FROM sys_enter_getpid')"
+else
+	fail "--ring --trigger: recording did not start: $(cat "$tmp/err.trig")"
+fi
+
+# ------------------------------------------------------------- refused at once, in one line
+bad() { # WHAT PATTERN ARGS...: exit 1, one line, nothing written
+	local what=$1 pat=$2; shift 2
+	"$FTREC" record -e syscalls:sys_enter_getppid "$@" >/dev/null 2>"$tmp/err.bad"
+	assert_eq "$what: exit status" 1 $?
+	assert_one_line_error "$what" "$tmp/err.bad" "$pat"
+}
+bad "--ring with --kernel-ring" "--ring cannot go with --kernel-ring" --ring 4M --kernel-ring -o "$tmp/b.ftz"
+bad "--ring with --max-size" "--ring cannot go with --max-size" --ring 4M --max-size 10 -o "$tmp/b.ftz"
+bad "--ring with --rotate" "--ring and --rotate cannot go together" --ring 4M --rotate 10 -o "$tmp/b.ftz"
+bad "--ring too small" "--ring: '100K' is out of range" --ring 100K -o "$tmp/b.ftz"
+bad "--ring not a size" "--ring: expected a size" --ring lots -o "$tmp/b.ftz"
+bad "--rotate not a size or time" "--rotate: expected a size" --rotate 5x -o "$tmp/b.ftz"
+bad "--ring output not .ftz" "must end in .ftz" --ring 4M -o "$tmp/b.trace"
+ls "$tmp"/b.* >/dev/null 2>&1 && fail "a refused recording left a file" || pass "refused recordings left no file"
+
 assert_no_leftovers
 assert_state_unchanged "$before"
 finish
