@@ -64,8 +64,10 @@ if wait_for_recording $rec "$tmp/err.ring"; then
 	assert_eq "kernel ring: stop reason" signal "$(meta "$out" stop_reason)"
 	start=$(meta "$out" start_trace_ns) end=$(meta "$out" end_trace_ns)
 	first=$(q "$out" "SELECT min(ts) FROM sys_enter_getppid") last=$(q "$out" "SELECT max(ts) FROM sys_enter_getppid")
-	# The stream ran all along: what is left of the first 1.5 s was overwritten.
-	assert_ge "kernel ring: first event, ms after the start (older ones overwritten)" 1500 $(((first - start) / 1000000))
+	# The stream ran all along (3 s and more): its first events were overwritten. How
+	# much of it the ring still holds depends on the stream's rate on a loaded host,
+	# so only "well after the start" is asserted; the count is the summary's, below.
+	assert_ge "kernel ring: first event, ms after the start (older ones overwritten)" 300 $(((first - start) / 1000000))
 	assert_ge "kernel ring: last event within 200 ms of the stop (ms margin)" 0 $(((end - last) / 1000000))
 	[ $((end - last)) -lt 200000000 ] && pass "kernel ring: events right up to the stop ($(((end - last) / 1000)) us before)" ||
 		fail "kernel ring: last event $(((end - last) / 1000000)) ms before the stop"
