@@ -144,6 +144,25 @@ static char *event_table(struct tef *t, const char *system, const char *event)
 	return name;
 }
 
+/*
+ * SQL_FMT (its one %w the table's name) over SYSTEM:EVENT's table, prepared in *ST;
+ * *ST NULL when the capture has no such events. 0, or -1 after an error.
+ */
+static int event_query(struct tef *t, const char *system, const char *event, const char *sql_fmt,
+		       sqlite3_stmt **st)
+{
+	char *table = event_table(t, system, event), *sql;
+
+	*st = NULL;
+	if (!table)
+		return 0;
+	sql = sqlite3_mprintf(sql_fmt, table);
+	free(table);
+	*st = sql ? prepare(t, sql) : NULL;
+	sqlite3_free(sql);
+	return *st ? 0 : -1;
+}
+
 static bool in_slice(const struct tef *t, int64_t ts, int64_t cpu, int64_t pid)
 {
 	return !t->slice || slice_match(t->slice, ts, cpu, pid);
@@ -217,22 +236,16 @@ static void put_run(struct tef *t, int64_t cpu, int64_t pid, const char *comm, i
 
 static int put_cpu_tracks(struct tef *t)
 {
-	char *table = event_table(t, "sched", "sched_switch");
-	char *sql;
 	sqlite3_stmt *st;
 	int64_t cpu = -1, pid = 0, since = 0;
 	char comm[64] = "";
 	int rc;
 
-	if (!table)
-		return 0;
-	sql = sqlite3_mprintf("SELECT cpu, ts, prev_pid, prev_comm, next_pid, next_comm FROM \"%w\" "
-			      "ORDER BY cpu, ts, id", table);
-	free(table);
-	st = sql ? prepare(t, sql) : NULL;
-	sqlite3_free(sql);
-	if (!st)
+	if (event_query(t, "sched", "sched_switch", "SELECT cpu, ts, prev_pid, prev_comm, next_pid, "
+			"next_comm FROM \"%w\" ORDER BY cpu, ts, id", &st) < 0)
 		return -1;
+	if (!st)
+		return 0;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t c = col(st, 0), ts = col(st, 1);
 		const char *prev_comm = (const char *)sqlite3_column_text(st, 3);
@@ -474,19 +487,14 @@ static int put_io(struct tef *t)
 
 static int put_markers(struct tef *t)
 {
-	char *table = event_table(t, "ftrace", "print"), *sql;
 	sqlite3_stmt *st;
 	int rc;
 
-	if (!table)
-		return 0;
-	sql = sqlite3_mprintf("SELECT e.ts, e.cpu, e.pid, coalesce(k.tgid, e.pid), e.buf FROM \"%w\" e "
-			      "LEFT JOIN tasks k ON k.pid = e.pid ORDER BY e.id", table);
-	free(table);
-	st = sql ? prepare(t, sql) : NULL;
-	sqlite3_free(sql);
-	if (!st)
+	if (event_query(t, "ftrace", "print", "SELECT e.ts, e.cpu, e.pid, coalesce(k.tgid, e.pid), "
+			"e.buf FROM \"%w\" e LEFT JOIN tasks k ON k.pid = e.pid ORDER BY e.id", &st) < 0)
 		return -1;
+	if (!st)
+		return 0;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t ts = col(st, 0), cpu = col(st, 1);
 		int64_t pid = col(st, 2);
