@@ -54,4 +54,12 @@ int heatmap_report(struct report_ctx *ctx, struct heatmap *hm, const struct heat
 int heatmap_check(struct report_ctx *ctx, bool heatmap, const char *conflict, const char *out,
 		  const char *col_arg);
 
+/* The options every heat map report offers with its --heatmap (struct report_option). */
+#define HEATMAP_OPTION_OUT                                                                   \
+	{ "output", 'o', "OUT", "--heatmap: write to OUT (through a temp file beside it,\n"  \
+	  "renamed when complete); default: standard output" }
+#define HEATMAP_OPTION_COL                                                                   \
+	{ "col", 0, "SECS", "--heatmap: column width (default: a round width giving\n"       \
+	  "at most 100 columns; at most 5000 columns)" }
+
 #endif

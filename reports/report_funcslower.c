@@ -32,10 +32,8 @@ static const struct report_option options[] = {
 	[OPT_HEATMAP] = { "heatmap", 0, NULL, "a duration heat map (SVG) instead of the calls: x the\n"
 			  "return's time in columns of --col, y the duration in log2\n"
 			  "buckets, colour the calls in the cell; row totals, legend" },
-	[OPT_OUT] = { "output", 'o', "OUT", "--heatmap: write to OUT (through a temp file beside it,\n"
-		      "renamed when complete); default: standard output" },
-	[OPT_COL] = { "col", 0, "SECS", "--heatmap: column width (default: a round width giving\n"
-		      "at most 100 columns; at most 5000 columns)" },
+	[OPT_OUT] = HEATMAP_OPTION_OUT,
+	[OPT_COL] = HEATMAP_OPTION_COL,
 	{ 0 }
 };
 

@@ -56,10 +56,8 @@ static const struct report_option options[] = {
 	[OPT_HEATMAP] = { "heatmap", 0, NULL, "a latency heat map (SVG) instead of the listing: x the\n"
 			  "I/O's start in columns of --col, y its latency in log2\n"
 			  "buckets, colour the I/Os in the cell; row totals, legend" },
-	[OPT_OUT] = { "output", 'o', "OUT", "--heatmap: write to OUT (through a temp file beside it,\n"
-		      "renamed when complete); default: standard output" },
-	[OPT_COL] = { "col", 0, "SECS", "--heatmap: column width (default: a round width giving\n"
-		      "at most 100 columns; at most 5000 columns)" },
+	[OPT_OUT] = HEATMAP_OPTION_OUT,
+	[OPT_COL] = HEATMAP_OPTION_COL,
 	{ 0 }
 };
 
