@@ -6,7 +6,9 @@
 sections decompressed (with the zstd program; a mutated zstd frame only ever
 exercises the decompressor), /proc/kallsyms cut to 300 lines, the first PAGES
 section of each CPU cut to 2 sub-buffers, 2 SNAPSHOT rounds -- and the small
-captures of tests/hostile/gen.py. trace.dat seeds: the trace.dat test files
+captures of tests/hostile/gen.py and the conformance set (tests/conformance/: one
+small file per reading rule of FORMAT.md, each an edge the fuzzer starts next to).
+trace.dat seeds: the trace.dat test files
 (tests/data/tracedat), cut down alike (v7
 ones through trace-cmd convert), and gen.py's.
 """
@@ -175,6 +177,8 @@ def main():
             open(os.path.join(ftz_dir, "small-" + name), "wb").write(shrink(data))
         else:
             shutil.copy(path, ftz_dir)
+    for path in sorted(glob.glob(os.path.join(ROOT, "tests", "conformance", "*.ftz"))):
+        shutil.copy(path, os.path.join(ftz_dir, "conformance-" + os.path.basename(path)))
     dat_src = os.path.join(ROOT, "tests", "data", "tracedat")
     for path in sorted(glob.glob(os.path.join(dat_src, "*.dat"))):
         for name, seed in small_dats(path):
