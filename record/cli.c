@@ -58,6 +58,7 @@ void record_opts_free(struct record_opts *o)
 	strlist_free(&o->graph_function);
 	strlist_free(&o->trace_options);
 	strlist_free(&o->kprobe_events);
+	strlist_free(&o->kprobe_optional);
 	free(o->trigger_system);
 	free(o->trigger_event);
 	free(o->trigger_filter);

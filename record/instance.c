@@ -333,40 +333,65 @@ static int enable_events(struct rec *r)
 	return 0;
 }
 
-/* "p:NAME SYMBOL ..." -> "p:ftrec_PID/NAME SYMBOL ...", added to the global kprobe_events. */
+/*
+ * "p:NAME SYMBOL ..." -> "p:ftrec_PID/NAME SYMBOL ...", appended to the global
+ * kprobe_events at PATH. An OPTIONAL probe the kernel refuses is left out with a
+ * note (the refused append pushed no undo step: undo_append cancels it). 0 or -1.
+ */
+static int add_kprobe(struct rec *r, const char *path, const char *def, bool optional)
+{
+	const char *colon = strchr(def, ':');
+	size_t name_len = colon ? strcspn(colon + 1, " \t") : 0;
+	if (!colon || !name_len || memchr(colon + 1, '/', name_len)) {
+		fprintf(stderr, "ftrec: kprobe '%s': expected TYPE:NAME SYMBOL ...\n", def);
+		return -1;
+	}
+	char *name = strndup(colon + 1, name_len), line[4096], undo[256];
+	if (!name) {
+		fprintf(stderr, "ftrec: out of memory\n");
+		return -1;
+	}
+	snprintf(line, sizeof(line), "%.*s:%s/%s\n", (int)(colon - def), def,
+		 r->kprobe_group, colon + 1);
+	snprintf(undo, sizeof(undo), "-:%s/%s\n", r->kprobe_group, name);
+	char *log_before = rec_error_log(r, path);
+	int ret = undo_append(r->undo, path, line, undo);
+	if (ret < 0 && optional) {
+		fprintf(stderr, "ftrec %s: note: the kernel refused the probe '%s' (%s): left out\n",
+			r->o->preset, def, strerror(-ret));
+		ret = 0;
+	} else if (ret < 0) {
+		rec_kernel_error(r, def, path, ret, log_before);
+		ret = -1;
+	} else {
+		ret = rec_add_event(r, r->kprobe_group, name, optional ? NULL : r->o->kprobe_filter);
+	}
+	free(log_before);
+	free(name);
+	return ret;
+}
+
+/* Every kprobe of the options (kprobe_events, kprobe_optional) in group ftrec_<pid>. */
 static int add_kprobes(struct rec *r)
 {
-	const struct strlist *k = &r->o->kprobe_events;
-	if (!k->n)
+	const struct strlist *k = &r->o->kprobe_events, *opt = &r->o->kprobe_optional;
+	if (!k->n && !opt->n)
 		return 0;
 	snprintf(r->kprobe_group, sizeof(r->kprobe_group), "ftrec_%d", (int)getpid());
 	char path[PATH_MAX];
 	tfs_path(path, "%s/kprobe_events", r->root);
-	for (size_t i = 0; i < k->n; i++) {
-		const char *def = k->v[i], *colon = strchr(def, ':');
-		size_t name_len = colon ? strcspn(colon + 1, " \t") : 0;
-		if (!colon || !name_len || memchr(colon + 1, '/', name_len)) {
-			fprintf(stderr, "ftrec: kprobe '%s': expected TYPE:NAME SYMBOL ...\n", def);
+	for (size_t i = 0; i < k->n; i++)
+		if (add_kprobe(r, path, k->v[i], false) < 0)
 			return -1;
-		}
-		char *name = strndup(colon + 1, name_len), line[4096], undo[256];
-		snprintf(line, sizeof(line), "%.*s:%s/%s\n", (int)(colon - def), def,
-			 r->kprobe_group, colon + 1);
-		snprintf(undo, sizeof(undo), "-:%s/%s\n", r->kprobe_group, name);
-		char *log_before = rec_error_log(r, path);
-		int ret = undo_append(r->undo, path, line, undo);
-		if (ret < 0) {
-			rec_kernel_error(r, def, path, ret, log_before);
-			free(log_before);
-			free(name);
-			return -1;
-		}
-		free(log_before);
-		ret = rec_add_event(r, r->kprobe_group, name, r->o->kprobe_filter);
-		free(name);
-		if (ret < 0)
-			return -1;
+	/* a kernel without kprobes (CONFIG_KPROBE_EVENTS=n) has no file to append to */
+	if (opt->n && !tfs_exists(path)) {
+		fprintf(stderr, "ftrec %s: note: this kernel has no kprobe_events: %s left out\n",
+			r->o->preset, opt->n == 1 ? "the optional probe" : "the optional probes");
+		return 0;
 	}
+	for (size_t i = 0; i < opt->n; i++)
+		if (add_kprobe(r, path, opt->v[i], true) < 0)
+			return -1;
 	return 0;
 }
 

@@ -13,6 +13,13 @@
  * formats name it, so ftana needs no syscall-number table that could disagree with the
  * kernel) and its arguments by name (sys_enter_openat's flags, for opensnoop).
  *
+ * The syscall events hold only the user-space ADDRESS of an open's file name. So with
+ * --syscalls triage also asks for one kprobe that copies the name at the open
+ * (OPEN_PATH_PROBE, as perf-tools' opensnoop does); ftana's opensnoop joins its hit to
+ * the open of the same thread. It is optional: a kernel without kprobes, or one that
+ * refuses the line (no $argN access on the architecture, ustring before 5.5, the
+ * function inlined away), records everything else with a note.
+ *
  * An event this kernel lacks (an old kernel without sched_wakeup_new's split, a kernel
  * built without CONFIG_FTRACE_SYSCALLS) is left out with a note: the capture still
  * answers what the others can. Only when none is available does the recording fail.
@@ -47,7 +54,8 @@ const struct record_cmd record_cmd_triage = {
 	.about = "Records sched:sched_switch, sched_wakeup, sched_wakeup_new, sched_process_exec, "
 		 "sched_process_fork, sched_process_exit, block:block_rq_insert, block_rq_issue, "
 		 "block_rq_complete, signal:signal_generate, signal_deliver; with --syscalls also "
-		 "syscalls:sys_enter_* and sys_exit_*. An event this kernel does not have is left "
+		 "syscalls:sys_enter_* and sys_exit_*, and where the kernel has kprobes the "
+		 "probe ftrec_open_path (the file name of each open, for opensnoop). An event this kernel does not have is left "
 		 "out with a note. "
 		 /* figures from bench/triage.sh (make bench); measure again when the events change */
 		 "Cost, measured by 'make bench' (bench/triage.sh) on a 2-CPU VM kept busy by a "
@@ -71,6 +79,13 @@ static const char *const triage_events[] = {
 	"block:block_rq_insert", "block:block_rq_issue", "block:block_rq_complete",
 	"signal:signal_generate", "signal:signal_deliver",
 };
+
+/*
+ * do_sys_openat2(dfd, const char __user *filename, how): every open, openat, openat2
+ * and creat passes through it (5.6+); $arg2 is the file name in user memory. The event
+ * is ftrec_<pid>:ftrec_open_path, its field "path" (schema/reports/opensnoop.sql).
+ */
+#define OPEN_PATH_PROBE "p:ftrec_open_path do_sys_openat2 path=+0($arg2):ustring"
 
 struct triage_args {
 	bool syscalls;
@@ -130,8 +145,10 @@ static int add_events(struct record_opts *o, const struct triage_args *a)
 		if (!have_event(probe->root, "syscalls"))
 			fprintf(stderr, "ftrec triage: note: this kernel has no syscalls events "
 				"(built without CONFIG_FTRACE_SYSCALLS): --syscalls left out\n");
-		else if ((ret = record_add_event(o, "syscalls:sys_enter_*,syscalls:sys_exit_*", NULL)) == 0)
+		else if ((ret = record_add_event(o, "syscalls:sys_enter_*,syscalls:sys_exit_*", NULL)) == 0) {
 			added++;
+			strlist_add(&o->kprobe_optional, OPEN_PATH_PROBE);
+		}
 	}
 	if (ret == 0 && !added)
 		ret = record_usage_error(o, "this kernel has none of the triage events "

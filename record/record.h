@@ -76,6 +76,12 @@ struct record_opts {
 	struct strlist kprobe_events;
 	const char *kprobe_filter;
 	/*
+	 * The same, for probes the recording can do without (triage's open path): a
+	 * kernel without kprobe_events, or one that refuses the line, leaves the probe
+	 * out with a one-line note instead of failing. kprobe_filter is not applied.
+	 */
+	struct strlist kprobe_optional;
+	/*
 	 * Tracers and their filter files are per instance only on newer kernels. When
 	 * true and the instance refuses them, record at the top level instead (says so
 	 * on stderr; the previous top-level values are restored at exit).

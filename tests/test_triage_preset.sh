@@ -3,7 +3,8 @@
 # --syscalls the 11 scheduler/process/block/signal tracepoints and nothing else, with
 # --syscalls also every syscalls:sys_enter_*/sys_exit_* this kernel has (compared with
 # the kernel's own events directory); an event the kernel lacks is left out with a note
-# (a stand-in tracefs missing some), none at all is a one-line error; -d as a positional.
+# (a stand-in tracefs missing some), none at all is a one-line error; -d as a positional;
+# --syscalls' optional open-path kprobe: one note where the kernel has no kprobes.
 . "$(dirname "$0")/lib.sh"
 FTANA=${FTANA:-$ROOT_DIR/$BUILD/san/ftana}
 require_bin "$FTREC" "$FTANA"
@@ -53,5 +54,19 @@ if [ -d "$TRACEFS/events/syscalls" ]; then
 	assert_eq "--syscalls: every sys_enter_/sys_exit_ event of the kernel" \
 		"$(ls "$TRACEFS/events/syscalls" | grep -c '^sys_e')" \
 		"$("$FTANA" sql "$tmp/s.ftz" "SELECT count(*) FROM event_types WHERE system = 'syscalls'" --csv | tail -n 1)"
+	# the optional open-path probe: recorded where the kernel has kprobes and takes it,
+	# else one note and the recording goes on; never a probe left behind
+	probe_hits=$("$FTANA" sql "$tmp/s.ftz" "SELECT count(*) FROM event_types WHERE name = 'ftrec_open_path'" --csv | tail -n 1)
+	if [ ! -e "$TRACEFS/kprobe_events" ]; then
+		assert_eq "--syscalls without kprobes: one note, and no other" \
+			"ftrec triage: note: this kernel has no kprobe_events: the optional probe left out" \
+			"$(grep -v '^ftrec: stopped\|^  ' "$tmp/s.err")"
+		assert_eq "--syscalls without kprobes: no probe event in the capture" 0 "$probe_hits"
+	else
+		assert_eq "--syscalls with kprobes: the probe recorded, or one note saying it was refused" 1 \
+			"$(( probe_hits + $(grep -c "^ftrec triage: note: the kernel refused the probe 'p:ftrec_open_path " "$tmp/s.err") ))"
+		assert_eq "--syscalls with kprobes: no ftrec probe left in kprobe_events" 0 \
+			"$(grep -c "ftrec_open_path" "$TRACEFS/kprobe_events")"
+	fi
 fi
 finish
