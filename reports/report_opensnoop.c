@@ -2,7 +2,7 @@
 /*
  * report_opensnoop.c - `ftana report opensnoop`: every open()/openat() with its flags
  * and its fd or errno (perf-tools' / bcc's opensnoop), from syscall events ('ftrec
- * triage --syscalls'). SQL: schema/reports/opensnoop.sql (the `opens` view, over
+ * triage --syscalls'), the path from that capture's kprobe ftrec_open_path. SQL: schema/reports/opensnoop.sql (the `opens` view, over
  * syscount.sql's pairing), opensnoop_report.sql (the slice).
  */
 #include "analyze/ftana.h"
@@ -31,9 +31,10 @@ static int option(struct report_ctx *ctx, int index, const char *arg)
 
 static int run(struct report_ctx *ctx)
 {
-	static const char *const events[] = { "syscalls:sys_enter_openat", "syscalls:sys_enter_open" };
+	static const char *const events[] = { "syscalls:sys_enter_openat", "syscalls:sys_enter_open",
+					      "syscalls:sys_enter_openat2" };
 	const struct opensnoop_opts *o = ctx->opts;
-	int rc = snoop_prepare(ctx, events, 2, "record with 'ftrec triage --syscalls'",
+	int rc = snoop_prepare(ctx, events, 3, "record with 'ftrec triage --syscalls'",
 			       "SELECT min(ts), max(ts) FROM syscall_events");
 
 	if (rc)
@@ -41,13 +42,15 @@ static int run(struct report_ctx *ctx)
 	if (rf_arg(ctx->db, "opensnoop_failed", o->failed) ||
 	    snoop_select(ctx, "schema/reports/opensnoop_report.sql"))
 		return FTANA_EXIT_ERROR;
-	/* the kernel's syscall events hold the path's address only (opensnoop.sql) */
+	/* path NULL: neither the syscall event nor the probe ftrec_open_path held it (opensnoop.sql) */
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(ctx->db, "SELECT count(*) FROM opensnoop_sel WHERE path IS NULL",
 			       -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW &&
 	    sqlite3_column_int64(st, 0) > 0)
-		report_warn(ctx, "%lld opens without a path: this kernel's syscall events record "
-			    "the file name's user-space address only (filename_addr), not the name",
+		report_warn(ctx, "%lld opens without a path: the syscall events record the file "
+			    "name's user-space address only (filename_addr), and no ftrec_open_path "
+			    "probe hit gives it (the probe 'ftrec triage --syscalls' adds on a kernel "
+			    "with kprobes; none for a call whose exit is not in the capture)",
 			    (long long)sqlite3_column_int64(st, 0));
 	sqlite3_finalize(st);
 	return snoop_print(ctx, "rows",
@@ -64,12 +67,14 @@ const struct report_def report_opensnoop_def = {
 	.option = option,
 	.run = run,
 	.details =
-	"from syscalls sys_enter/sys_exit_openat and _open ('ftrec triage --syscalls'); an\n"
-	"open belongs to the slice by its entry (time, CPU, thread).\n"
-	"columns: time_s (time_wall with --wall), pid, tid, comm, syscall (openat, open),\n"
-	"  dirfd (AT_FDCWD or the fd), path (null when the kernel recorded only its\n"
+	"from syscalls sys_enter/sys_exit_openat, _openat2 and _open ('ftrec triage\n"
+	"--syscalls'), the path from its kprobe ftrec_open_path (a kernel with kprobes);\n"
+	"an open belongs to the slice by its entry (time, CPU, thread).\n"
+	"columns: time_s (time_wall with --wall), pid, tid, comm, syscall (openat, open,\n"
+	"  openat2), dirfd (AT_FDCWD or the fd), path (null when the capture holds only its\n"
 	"  address: a warning says so), filename_addr (that address, hex), flags (O_* names\n"
-	"  of the argument; hex on architectures with other values), fd (null when it\n"
+	"  of the argument; hex on architectures with other values; null for openat2,\n"
+	"  whose flags are in its struct open_how), fd (null when it\n"
 	"  failed), error (ENOENT, ... or \"errno N\"; null when it succeeded), dur_us\n"
 	"  (null: the call's exit is not in the capture)\n"
 	"SQL: `ftana sql FILE 'select * from opens'` (docs/SQL.md).\n",

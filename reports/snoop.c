@@ -30,6 +30,10 @@ static const struct { const char *system, *table, *columns; } stand_ins[] = {
 					 "filename, flags, mode" },
 	{ "syscalls", "sys_enter_open", "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, __syscall_nr, filename, "
 				       "flags, mode" },
+	{ "syscalls", "sys_enter_openat2", "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, __syscall_nr, dfd, "
+					  "filename, how, usize" },
+	/* the kprobe of `ftrec triage --syscalls` (its system is ftrec_<pid>): the open's path */
+	{ NULL, "ftrec_open_path", "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, __probe_ip, path" },
 	{ NULL, "lost_events", "cpu, ts, count" },
 };
 

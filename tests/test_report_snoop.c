@@ -6,6 +6,8 @@
  * between them, a call that never returns, an exit without its entry, threads
  * interleaved), syscall names from event_types even when the table was renamed or the
  * name is hostile, an event table renamed after its system, errno names; open flags decoded on x86_64 and left hex on aarch64;
+ * open paths from the probe hit of the same thread inside the call (threads interleaved,
+ * a hit without a call, a call without its exit, openat2, a hostile path in CSV and JSON);
  * exec parents, exit codes and ends; signal results and names per architecture; I/O
  * size buckets (-D one disk); iolatency's intervals per disk; each report's CSV through the front end.
  */
@@ -173,6 +175,95 @@ static void test_open_flags(void **state)
 				    "7 5 a\"b");
 		fx_close(db);
 	}
+}
+
+/* The kprobe of `ftrec triage --syscalls`, as ftana imports it (system ftrec_<pid>). */
+static void open_path_table(sqlite3 *db)
+{
+	fx_exec(db, "CREATE TABLE ftrec_open_path (id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, "
+		"__probe_ip, path)");
+	sql_exec(db, "INSERT INTO event_types VALUES (%d, 'ftrec_4242', 'ftrec_open_path', "
+		"'ftrec_open_path', '', '', 0)", next_type++);
+}
+
+static int probe_hit(sqlite3 *db, long long ts, int tid, const char *path)
+{
+	char v[256];
+
+	sqlite3_snprintf(sizeof(v), v, "1234, %Q", path);
+	return ev(db, "ftrec_open_path", ts, tid, v);
+}
+
+/*
+ * The open's path from the probe hit of its own thread between its entry and exit:
+ * two threads interleaved (each hit lands after the other thread's entry), a hit
+ * without a syscall, a call without a hit, a call without its exit, a hostile path.
+ */
+static void test_open_probe_paths(void **state)
+{
+	(void)state;
+	static const char hostile[] = "/q\"u,o\nte\\x\tend";
+	sqlite3 *db = snoop_db("x86_64");
+
+	sys_db_tables(db);
+	open_path_table(db);
+	int a = sys_ev(db, "sys_enter_openat", 100, 10, "4294967196, 4096, 0, 0");
+	int b = sys_ev(db, "sys_enter_openat", 105, 11, "4294967196, 8192, 0, 0");
+	probe_hit(db, 106, 11, "/bee");
+	probe_hit(db, 107, 10, "/a");
+	sys_ev(db, "sys_exit_openat", 110, 10, "3");
+	sys_ev(db, "sys_exit_openat", 112, 11, "-2");
+	probe_hit(db, 120, 12, "/orphan");                 /* no syscall of its thread around it */
+	int c = sys_ev(db, "sys_enter_openat", 130, 10, "4294967196, 4096, 0, 0");
+	probe_hit(db, 131, 10, hostile);
+	sys_ev(db, "sys_exit_openat", 140, 10, "4");
+	int d = sys_ev(db, "sys_enter_openat", 150, 12, "4294967196, 4096, 0, 0"); /* no hit */
+	sys_ev(db, "sys_exit_openat", 160, 12, "5");
+	int e = sys_ev(db, "sys_enter_openat", 170, 10, "4294967196, 4096, 0, 0"); /* no exit */
+	probe_hit(db, 171, 10, "/lost");
+	sys_table(db, "sys_enter_openat2", "sys_enter_openat2", "dfd, filename, how, usize");
+	sys_table(db, "sys_exit_openat2", "sys_exit_openat2", "ret");
+	int f = sys_ev(db, "sys_enter_openat2", 180, 12, "7, 12288, 5555, 24");
+	probe_hit(db, 181, 12, "/two");
+	sys_ev(db, "sys_exit_openat2", 182, 12, "6");
+
+	assert_int_equal(snoop_views(db), 0);
+	assert_int_equal(fx_int(db, "SELECT count(*) FROM opens"), 6);
+	/* openat2: its flags are in the struct it points to, not in the event */
+	assert_string_equal(fx_text(db, "SELECT syscall || ' ' || dirfd || ' ' || path || ' ' || fd || ' ' || "
+			    "(flags IS NULL) FROM opens WHERE id = %d", f), "openat2 7 /two 6 1");
+	assert_string_equal(fx_text(db, "SELECT path || ' ' || fd FROM opens WHERE id = %d", a), "/a 3");
+	assert_string_equal(fx_text(db, "SELECT path || ' ' || error || ' ' || filename_addr FROM opens "
+			    "WHERE id = %d", b), "/bee ENOENT 0x2000");
+	assert_string_equal(fx_text(db, "SELECT path FROM opens WHERE id = %d", c), hostile);
+	assert_int_equal(fx_int(db, "SELECT path IS NULL AND fd = 5 FROM opens WHERE id = %d", d), 1);
+	assert_int_equal(fx_int(db, "SELECT path IS NULL AND exit_id IS NULL FROM opens WHERE id = %d", e), 1);
+	assert_int_equal(fx_int(db, "SELECT count(*) FROM opens WHERE path = '/orphan' OR path = '/lost'"), 0);
+
+	char *out, *err;
+	char *csv[] = { "opensnoop", "--csv" };
+	assert_int_equal(fx_run_io("opensnoop", db, &out, &err, 2, csv), 0);
+	assert_int_equal(fx_count_lines(err, "warning: 2 opens without a path"), 1);
+	free(err);
+	assert_non_null(strstr(out, ",10,10,ten,openat,AT_FDCWD,/a,0x1000,O_RDONLY,3,,"));
+	assert_non_null(strstr(out, ",10,11,ten,openat,AT_FDCWD,/bee,0x2000,O_RDONLY,,ENOENT,"));
+	/* RFC 4180: the field quoted, its quote doubled, the newline kept inside */
+	assert_non_null(strstr(out, ",\"/q\"\"u,o\nte\\x\tend\",0x1000,O_RDONLY,4,,"));
+	assert_null(strstr(out, "orphan"));
+	free(out);
+	char *json[] = { "opensnoop", "--json" };
+	assert_int_equal(fx_run_io("opensnoop", db, &out, &err, 2, json), 0);
+	free(err);
+	assert_non_null(strstr(out, "\"/q\\\"u,o\\nte\\\\x\\tend\""));
+	free(out);
+	/* thread 11 alone: every open has its path, so no warning */
+	char *one[] = { "opensnoop", "-L", "11", "--csv" };
+	assert_int_equal(fx_run_io("opensnoop", db, &out, &err, 4, one), 0);
+	assert_int_equal(fx_count_lines(err, "without a path"), 0);
+	assert_int_equal(fx_count_lines(out, "/bee"), 1);
+	free(err);
+	free(out);
+	fx_close(db);
 }
 
 static void exec_tables(sqlite3 *db)
@@ -380,6 +471,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_syscall_pairing),
 		cmocka_unit_test(test_open_flags),
+		cmocka_unit_test(test_open_probe_paths),
 		cmocka_unit_test(test_execs),
 		cmocka_unit_test(test_kills),
 		cmocka_unit_test(test_renamed_input),

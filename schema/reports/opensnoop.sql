@@ -1,17 +1,23 @@
 -- opensnoop.sql: every open() of the capture with its flags and result (perf-tools' /
 -- bcc's opensnoop), for `ftana report opensnoop` and your own queries (`select * from
 -- opens`). TEMP view; needs syscount.sql (syscall_calls) and snoop_names.sql. Inputs:
--- syscalls sys_enter_openat / sys_enter_open (stand-ins when absent) paired with their
--- exits by syscall_calls.
+-- syscalls sys_enter_openat / sys_enter_openat2 / sys_enter_open and the kprobe
+-- ftrec_open_path (stand-ins when absent, reports/snoop.c), the entries paired with
+-- their exits by syscall_calls.
 --
--- path: the file name when the capture holds it as text. The kernel's syscall events
--- record the filename ARGUMENT, a user-space address (this is what 6.x kernels give:
--- `const char * filename`); the name itself is not in such a capture, and path is NULL
--- (filename_addr has the address). A kernel whose sys_enter_openat carries the string
--- gives it here.
+-- path: the file name. The kernel's syscall events record the filename ARGUMENT, a
+-- user-space address (this is what 6.x kernels give: `const char * filename`), so the
+-- name itself comes from the probe `ftrec triage --syscalls` adds where the kernel has
+-- kprobes: ftrec_open_path on do_sys_openat2, whose `path` is the name copied from user
+-- memory. Its hit fires inside the syscall: the open's path is the first hit of the
+-- same thread after the entry and before the exit (ids are capture order), so a call
+-- without its exit (a loss, still running) takes none. A kernel whose sys_enter_openat
+-- carries the string gives it first. NULL when neither holds it (filename_addr has the
+-- address); an empty string (a fault copying it) counts as none.
 -- flags: the O_* names of the flags argument as given (O_RDONLY, O_WRONLY or O_RDWR,
 -- then the other bits in ascending order, any unnamed bits as 0x...), on architectures
 -- with asm-generic/fcntl.h values (snoop_arch.generic_open_flags); elsewhere the hex.
+-- flags, mode: NULL for openat2 (they are in its struct open_how, not recorded).
 -- fd: the result when >= 0; errno/error when the open failed.
 DROP VIEW IF EXISTS temp.opens;
 
@@ -21,16 +27,24 @@ WITH enters AS (
 	SELECT id, CASE WHEN dfd & 4294967295 >= 2147483648 THEN (dfd & 4294967295) - 4294967296
 	            ELSE dfd & 4294967295 END AS dfd, filename,
 	       flags & 4294967295 AS flags, mode FROM sys_enter_openat
-	UNION ALL SELECT id, -100, filename, flags & 4294967295, mode FROM sys_enter_open),
+	UNION ALL SELECT id, -100, filename, flags & 4294967295, mode FROM sys_enter_open
+	-- openat2's flags and mode are in the struct open_how it points to: not recorded
+	UNION ALL SELECT id, CASE WHEN dfd & 4294967295 >= 2147483648 THEN (dfd & 4294967295) - 4294967296
+	                     ELSE dfd & 4294967295 END, filename, NULL, NULL FROM sys_enter_openat2),
 named AS (
-	SELECT c.*, e.dfd AS dfd, e.filename AS filename, e.flags AS flags_raw, e.mode AS mode
+	SELECT c.*, e.dfd AS dfd, e.filename AS filename, e.flags AS flags_raw, e.mode AS mode,
+	       -- a range of the probe table's INTEGER PRIMARY KEY: no scan per open
+	       (SELECT nullif(h.path, '') FROM ftrec_open_path h
+	        WHERE h.id > c.id AND h.id < c.exit_id AND h.pid = c.tid AND typeof(h.path) = 'text'
+	        ORDER BY h.id LIMIT 1) AS probe_path
 	FROM syscall_calls c JOIN enters e ON e.id = c.id)
 SELECT id, ts, cpu, pid, tid, comm, syscall,
-       CASE WHEN typeof(filename) = 'text' THEN filename END AS path,
+       coalesce(CASE WHEN typeof(filename) = 'text' THEN filename END, probe_path) AS path,
        CASE WHEN typeof(filename) = 'integer' THEN printf('0x%x', filename) END AS filename_addr,
        CASE WHEN dfd = -100 THEN 'AT_FDCWD' ELSE CAST(dfd AS TEXT) END AS dirfd,
        flags_raw,
-       CASE WHEN (SELECT generic_open_flags FROM snoop_arch) THEN
+       CASE WHEN flags_raw IS NULL THEN NULL
+            WHEN (SELECT generic_open_flags FROM snoop_arch) THEN
 	       CASE flags_raw & 3 WHEN 0 THEN 'O_RDONLY' WHEN 1 THEN 'O_WRONLY' WHEN 2 THEN 'O_RDWR'
 	                          ELSE 'O_ACCMODE' END ||
 	       CASE WHEN flags_raw & 64 THEN '|O_CREAT' ELSE '' END ||
