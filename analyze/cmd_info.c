@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* cmd_info.c - `ftana info FILE`: host, kernel, clock, duration, CPUs, events per
+/* cmd_info.c - `ftana info FILE...` (several: one --rotate series, as one capture): host, kernel, clock, duration, CPUs, events per
  * type, losses per CPU, sizes. The figures come from schema/info.sql's views. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,9 +8,12 @@
 #include "analyze/ftana.h"
 #include "analyze/text_escape.h"
 #include "analyze/diag.h"
+#include "reports/report_front.h"
 
 static const char usage_text[] =
-	"usage: ftana info FILE\n"
+	"usage: ftana info FILE...\n"
+	"(a ring's head finds its segments; several FILEs: the files of one ftrec --rotate\n"
+	"series, as one capture, with each file's losses)\n"
 	"What the capture holds: host, kernel, clock, start time and duration, CPUs, how the\n"
 	"recording ended, events per type, and losses per CPU (pages the kernel flagged, its\n"
 	"ring-buffer counters over the recording).\n";
@@ -88,9 +91,14 @@ int cmd_info(int argc, char **argv)
 	sqlite3 *db;
 	int rc;
 
-	if (ftana_wants_help(argc, argv) || argc != 2 || argv[1][0] == '-')
+	if (ftana_wants_help(argc, argv) || argc < 2)
 		return ftana_usage(usage_text, ftana_wants_help(argc, argv));
-	db = ftana_open(argv[1], &damaged);
+	for (int i = 1; i < argc; i++)
+		if (argv[i][0] == '-' && argv[i][1]) {
+			ftana_error("unknown option '%s' (see 'ftana info --help')\n", argv[i]);
+			return FTANA_EXIT_ERROR;
+		}
+	db = report_open_inputs((const char *const *)argv + 1, (size_t)argc - 1, &damaged);
 	if (!db)
 		return damaged ? FTANA_EXIT_DAMAGED : FTANA_EXIT_ERROR;
 	rc = ftana_exec_sql_file(db, "schema/info.sql");

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cmd_report.c - `ftana report NAME [OPTIONS] FILE`: run one canned report. Each report
+ * cmd_report.c - `ftana report NAME [OPTIONS] FILE...`: run one canned report. Each report
  * is reports/report_<name>.c (its struct report_def: options, help, body) plus its SQL
  * in schema/reports/; the build lists every report_NAME_def it finds in reports/ in
  * report_list.h (Makefile), so adding a report edits no shared file. Options, help, errors, the slice
@@ -33,8 +33,9 @@ const struct report_def *report_find(const char *name)
 
 void report_list(FILE *out)
 {
-	fprintf(out, "usage: ftana report NAME [OPTIONS] FILE   (FILE: a .ftz, a trace.dat, or a "
-		     ".db from 'ftana db')\n"
+	fprintf(out, "usage: ftana report NAME [OPTIONS] FILE...   (FILE: a .ftz, a trace.dat, or a "
+		     ".db from 'ftana db';\n"
+		     "       several FILEs: the files of one ftrec --rotate series, as one capture)\n"
 		     "       ftana report NAME --help   (that report's options; the common ones: "
 		     "--since/--until/-p/-L/-n/--cpu, --csv/--json, ...)\n"
 		     "reports:\n");

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * cmd_sql.c - `ftana sql FILE 'SELECT ...' [--csv|--json]`: run the statements
- * in order and print the rows of each one that returns columns.
+ * cmd_sql.c - `ftana sql FILE... 'SELECT ...' [--csv|--json]`: run the statements
+ * in order and print the rows of each one that returns columns. The last operand
+ * is the SQL; the ones before it are one capture (several: one --rotate series).
  *
  * The session is read-only (sqlguard.h, GUARD_USER): a statement that would write
  * anything -- the database, a TEMP object, a file through VACUUM INTO or ATTACH,
@@ -9,19 +10,23 @@
  * exit status 1. The report views (`io`, ...) are there to read: they are made by
  * our own SQL before the user's statements are guarded.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analyze/ftana.h"
 #include "reports/report_util.h"
 #include "analyze/sqlguard.h"
 #include "analyze/text_escape.h"
 #include "analyze/diag.h"
+#include "reports/report_front.h"
 
 static const char usage_text[] =
-	"usage: ftana sql FILE 'SELECT ...' [--csv|--json]\n"
-	"Run read-only SQL on the capture's database: SELECT, WITH, PRAGMA table_info and the\n"
+	"usage: ftana sql FILE... 'SELECT ...' [--csv|--json]\n"
+	"The last operand is the SQL; several FILEs are the files of one ftrec --rotate series,\n"
+	"joined as one capture. Run read-only SQL on the capture's database: SELECT, WITH, PRAGMA table_info and the\n"
 	"like; anything that writes or attaches is refused. Statements run in order; the rows\n"
 	"of each are printed as a text table, CSV or a JSON array.\n"
 	"Besides the tables (meta, event_types, tasks, cpu_stats, lost_events, symbols, stacks,\n"
@@ -103,44 +108,55 @@ static int run_all(sqlite3 *db, const char *sql, enum out_format fmt)
 
 int cmd_sql(int argc, char **argv)
 {
-	const char *file = NULL, *sql = NULL;
+	/* operands: FILE... then the SQL text (the last one) */
+	const char **operands = calloc((size_t)argc, sizeof(*operands));
+	size_t n = 0;
 	enum out_format fmt = OUT_TEXT;
 	bool damaged = false;
 	sqlite3 *db;
 	int rc;
 
 	if (ftana_wants_help(argc, argv))
-		return ftana_usage(usage_text, true);
+		return free(operands), ftana_usage(usage_text, true);
+	if (!operands) {
+		ftana_error("out of memory\n");
+		return FTANA_EXIT_ERROR;
+	}
 	for (int i = 1; i < argc; i++) {
 		enum out_format f = !strcmp(argv[i], "--csv") ? OUT_CSV :
 				    !strcmp(argv[i], "--json") ? OUT_JSON : OUT_TEXT;
 
 		if (f != OUT_TEXT && fmt != OUT_TEXT && f != fmt) {
 			ftana_error("--csv and --json exclude each other: give one\n");
-			return FTANA_EXIT_ERROR;
+			return free(operands), FTANA_EXIT_ERROR;
 		} else if (f != OUT_TEXT) {
 			fmt = f;
-		} else if (argv[i][0] == '-' && argv[i][1] && !file) {
+		} else if (argv[i][0] == '-' && argv[i][1] && !n) {
 			ftana_error("unknown option '%s' (see 'ftana sql --help')\n", argv[i]);
-			return FTANA_EXIT_ERROR;
-		} else if (!file) {
-			file = argv[i];
-		} else if (!sql) {
-			sql = argv[i];
+			return free(operands), FTANA_EXIT_ERROR;
 		} else {
-			ftana_error("unexpected argument '%s' (one FILE, one SQL text)\n", argv[i]);
-			return FTANA_EXIT_ERROR;
+			operands[n++] = argv[i];
 		}
 	}
-	if (!file || !sql)
-		return ftana_usage(usage_text, false);
-	db = ftana_open(file, &damaged);
-	if (!db)
+	if (n < 2)
+		return free(operands), ftana_usage(usage_text, false);
+	/* `ftana sql FILE 'SELECT' extra`: the SQL text taken for a file says so */
+	for (size_t i = 0; i + 1 < n; i++)
+		if (access(operands[i], F_OK) < 0) {
+			ftana_error("%s: %s (FILE... come first, the SQL text is the last "
+				    "argument)\n", operands[i], strerror(errno));
+			return free(operands), FTANA_EXIT_ERROR;
+		}
+	db = report_open_inputs(operands, n - 1, &damaged);
+	if (!db) {
+		free(operands);
 		return damaged ? FTANA_EXIT_DAMAGED : FTANA_EXIT_ERROR;
+	}
 	report_sql_views(db); /* `io` and other report views, TEMP: see report_util.h */
 	ftana_db_guard(db, GUARD_USER);
-	rc = run_all(db, sql, fmt);
+	rc = run_all(db, operands[n - 1], fmt);
 	sqlite3_close(db);
+	free(operands);
 	if (rc < 0)
 		return FTANA_EXIT_ERROR;
 	return damaged ? FTANA_EXIT_DAMAGED : FTANA_EXIT_OK;

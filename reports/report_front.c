@@ -4,12 +4,16 @@
  * report_front.h): options, help, errors, opening the database, the output document.
  * The slice itself is report_slice.c.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "analyze/dbcache.h"
 #include "analyze/diag.h"
+#include "analyze/out_file.h"
 #include "reports/report_front.h"
 #include "reports/report_util.h"
 
@@ -123,6 +127,30 @@ int report_number(const struct report_ctx *ctx, const char *opt, const char *arg
 	return 0;
 }
 
+sqlite3 *report_open_inputs(const char *const *files, size_t n, bool *damaged)
+{
+	struct stat st;
+
+	*damaged = false;
+	/* a mistyped operand is named as itself, not as a file of the wrong kind */
+	for (size_t i = 0; i < n; i++)
+		if (stat(files[i], &st) < 0) {
+			ftana_error("%s: %s\n", files[i], strerror(errno));
+			return NULL;
+		}
+	return ftana_open_set(files, n, damaged);
+}
+
+int report_out_check(const struct report_ctx *ctx, const char *path)
+{
+	if (!ctx->nr_files)
+		return out_check(path, ctx->file);
+	for (size_t i = 0; i < ctx->nr_files; i++)
+		if (out_check(path, ctx->files[i]) < 0)
+			return -1;
+	return 0;
+}
+
 /* --- help --- */
 
 static void option_line(FILE *out, const struct report_option *o)
@@ -150,7 +178,8 @@ static void option_line(FILE *out, const struct report_option *o)
 
 void report_help(const struct report_def *def, FILE *out)
 {
-	fprintf(out, "usage: ftana report %s [OPTIONS] FILE   (FILE: a .ftz%s)\n%s\n",
+	fprintf(out, "usage: ftana report %s [OPTIONS] FILE...   (FILE: a .ftz%s;\n"
+		"       several FILEs: the files of one ftrec --rotate series, as one capture)\n%s\n",
 		def->name, def->needs_capture ? "" : ", a trace.dat, or a .db from 'ftana db'",
 		def->summary);
 	if (def->options && def->options[0].help) {
@@ -258,7 +287,7 @@ static int common_option(struct report_ctx *ctx, int val, const char *arg)
 	return 1; /* not a common option */
 }
 
-/* Parse argv (argv[0] = NAME); FILE goes to ctx->file. 0, or -1 after an error. */
+/* Parse argv (argv[0] = NAME); FILE... go to ctx->files (the first: ctx->file). 0, or -1 after an error. */
 static int parse_args(struct report_ctx *ctx, int argc, char **argv, bool want_file)
 {
 	struct option *longs = NULL;
@@ -294,16 +323,24 @@ static int parse_args(struct report_ctx *ctx, int argc, char **argv, bool want_f
 	}
 	if (!want_file) {
 		/* report_run_db: the database is given */
+		if (optind < argc) {
+			report_error(ctx, "unexpected argument '%s'", argv[optind]);
+			goto out;
+		}
 	} else if (optind >= argc) {
-		report_error(ctx, "no FILE given (usage: ftana report %s [OPTIONS] FILE)",
+		report_error(ctx, "no FILE given (usage: ftana report %s [OPTIONS] FILE...)",
 			     ctx->def->name);
 		goto out;
 	} else {
-		ctx->file = argv[optind++];
-	}
-	if (optind < argc) {
-		report_error(ctx, "unexpected argument '%s' (one FILE only)", argv[optind]);
-		goto out;
+		/* getopt moved every operand after the options: FILE... is the rest */
+		ctx->files = (const char *const *)argv + optind;
+		ctx->nr_files = (size_t)(argc - optind);
+		ctx->file = ctx->files[0];
+		if (ctx->def->needs_capture && ctx->nr_files > 1) {
+			report_error(ctx, "it re-decodes one file (a .ftz or a ring's head): "
+				     "give one file of the series at a time");
+			goto out;
+		}
 	}
 	if (ctx->no_header && ctx->fmt == OUT_JSON) {
 		report_error(ctx, "--no-header does not apply to --json");
@@ -329,6 +366,16 @@ static void doc_begin(struct report_ctx *ctx)
 	ftana_json_string(stdout, ctx->def->name);
 	fputs(",\"file\":", stdout);
 	ftana_json_string(stdout, ctx->file);
+	if (ctx->nr_files > 1) {
+		/* a series: "file" stays its first file (one string, as for one file) */
+		fputs(",\"files\":[", stdout);
+		for (size_t i = 0; i < ctx->nr_files; i++) {
+			if (i)
+				fputc(',', stdout);
+			ftana_json_string(stdout, ctx->files[i]);
+		}
+		fputc(']', stdout);
+	}
 }
 
 static void doc_end(struct report_ctx *ctx)
@@ -430,12 +477,12 @@ static int front_run(const struct report_def *def, int argc, char **argv)
 		ctx_free(&ctx);
 		return FTANA_EXIT_ERROR;
 	}
-	ctx.db = ftana_open(ctx.file, &damaged);
+	ctx.db = report_open_inputs(ctx.files, ctx.nr_files, &damaged);
 	if (!ctx.db) {
 		ctx_free(&ctx);
 		return damaged ? FTANA_EXIT_DAMAGED : FTANA_EXIT_ERROR;
 	}
-	report_set_file(ctx.file);
+	report_set_file(ctx.file); /* needs_capture: one file (parse_args) */
 	rc = run_on_db(&ctx, damaged);
 	sqlite3_close(ctx.db);
 	ctx_free(&ctx);

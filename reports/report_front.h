@@ -4,7 +4,9 @@
  * its own options, help and body in a `struct report_def`; the front end does the
  * rest the same way for all of them:
  *
- *   - options before or after FILE, GNU getopt bundling (`-Qs`, `-p123`);
+ *   - options before or after FILE..., GNU getopt bundling (`-Qs`, `-p123`);
+ *   - FILE...: one capture (a .ftz, a ring's head, a trace.dat, a .db), or the
+ *     files of one --rotate series, joined as one capture (ftana_open_set);
  *   - `--help`/`-h` anywhere: the report's full help on stdout, exit 0, the
  *     database untouched (not even opened);
  *   - errors: one line "ftana report NAME: ...", exit 1; stray arguments refused;
@@ -13,7 +15,7 @@
  *     (--since/--until/-p/-L/-n/--cpu/--include-ftrec), --wall, --csv/--json
  *     (refused together), -H/--no-header, -v (notes);
  *   - the output contract: text tables, CSV or one JSON document
- *     {"report":..., "file":..., <table key>: [rows...], ..., "warnings": [...]};
+ *     {"report":..., "file":..., ["files": [...] for a series,] <table key>: [rows...], ..., "warnings": [...]};
  *     warnings go to stderr in every mode, and into the JSON document too.
  *
  * A report's body only selects rows: the slice is in SQL (report_slice.c).
@@ -82,7 +84,9 @@ struct report_slice {
 
 struct report_ctx {
 	const struct report_def *def;
-	const char *file;
+	const char *file;           /* the first FILE (a series' first file) */
+	const char *const *files;   /* every FILE given: nr_files of them */
+	size_t nr_files;
 	sqlite3 *db;
 	enum out_format fmt;
 	bool header;      /* -H: headers also on views that omit them by default */
@@ -103,6 +107,16 @@ int report_front_run(const struct report_def *def, int argc, char **argv);
 
 /* The same on an open database (tests on hand-made rows): argv holds no FILE. */
 int report_run_db(const struct report_def *def, sqlite3 *db, int argc, char **argv);
+
+/*
+ * Open FILES (one capture, or the files of one --rotate series) as one database:
+ * each must exist (else one line naming it), then ftana_open_set. NULL after a
+ * one-line error; *damaged as ftana_open. For `ftana info`, `sql` and the reports.
+ */
+sqlite3 *report_open_inputs(const char *const *files, size_t n, bool *damaged);
+
+/* out_check(PATH, input) for every input of ctx (-o never over any file of a series). */
+int report_out_check(const struct report_ctx *ctx, const char *path);
 
 /* Print def's full help (usage, the report's options, the common ones) to out. */
 void report_help(const struct report_def *def, FILE *out);

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/ftana.h"
+#include "analyze/text_escape.h"
 #include "reports/report_func.h"
 #include "reports/report_util.h"
 #include "reports/sched_common.h"
@@ -121,6 +123,63 @@ static bool warn_set_gaps(sqlite3 *db, FILE *out)
 	return shown;
 }
 
+/* Is the capture a ring or a series (its files' stats in meta)? Then its views
+ * (schema/info_segments.sql) are made, before any statement runs. */
+static bool set_views(sqlite3 *db)
+{
+	sqlite3_stmt *st;
+	bool set;
+
+	if (!rf_has_table(db, "meta") || sqlite3_prepare_v2(db, "SELECT 1 FROM meta WHERE key GLOB "
+			"'segment_stats_[0-9]*' LIMIT 1", -1, &st, NULL) != SQLITE_OK)
+		return false;
+	set = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return set && ftana_exec_sql_file(db, "schema/info_segments.sql") == 0;
+}
+
+/*
+ * A ring or series whose losses (in [t0, t1], FILTER as the caller's) lie in more
+ * than one file: " (100 in a-0002.ftz, 20 in a-0003.ftz)", each file's counted
+ * losses ("?" for a file whose losses are all of unknown size). Nothing otherwise.
+ */
+static void warn_lost_per_file(sqlite3 *db, int64_t t0, int64_t t1, const char *filter, FILE *out)
+{
+	sqlite3_stmt *st;
+
+	char *sql = sqlite3_mprintf(
+		"SELECT ifnull(l.file, '(unknown file)'), "
+		"       sum(CASE WHEN count > 0 THEN count ELSE 0 END), "
+		"       sum(count IS NULL OR count < 0), count(*) OVER () "
+		"FROM set_lost_file l WHERE ts BETWEEN ?1 AND ?2 %s GROUP BY l.n ORDER BY l.n",
+		filter);
+	st = sql ? ru_prepare(db, "lost events", sql) : NULL;
+	sqlite3_free(sql);
+	if (!st)
+		return;
+	sqlite3_bind_int64(st, 1, t0);
+	sqlite3_bind_int64(st, 2, t1);
+	for (int i = 0; sqlite3_step(st) == SQLITE_ROW; i++) {
+		if (sqlite3_column_int64(st, 3) < 2)
+			break; /* one file: the line says enough */
+		/* a file's name may hold anything: escaped, so the warning stays one line */
+		char *name = text_escaped((const char *)sqlite3_column_text(st, 0));
+		int64_t counted = sqlite3_column_int64(st, 1);
+
+		fputs(i ? ", " : " (", out);
+		if (counted || !sqlite3_column_int64(st, 2))
+			fprintf(out, "%lld in %s", (long long)counted, name ? name : "?");
+		else
+			fprintf(out, "? in %s", name ? name : "?");
+		if (counted && sqlite3_column_int64(st, 2))
+			fputs(" and more", out);
+		if (sqlite3_column_int64(st, 3) == i + 1)
+			fputc(')', out);
+		free(name);
+	}
+	sqlite3_finalize(st);
+}
+
 int ru_warn_lost_in(sqlite3 *db, const char *range_sql, int64_t since, int64_t until, FILE *out)
 {
 	sqlite3_stmt *range, *st;
@@ -154,12 +213,13 @@ int ru_warn_lost_in(sqlite3 *db, const char *range_sql, int64_t since, int64_t u
 			 rf_has_table(db, "events");
 
 	/* (the events view is named only when needed: a hand-made .db may lack it) */
+	bool per_file = set_views(db);
+	const char *filter = skip_ring ? "AND l.ts > (SELECT min(ts) FROM events e WHERE e.cpu = l.cpu)" : "";
 	char *sql = sqlite3_mprintf(
 		"SELECT cpu, ts, count, count(*) OVER (), "
 		"       sum(CASE WHEN count > 0 THEN count ELSE 0 END) OVER (), "
 		"       sum(count IS NULL OR count < 0) OVER () "
-		"FROM lost_events l WHERE ts BETWEEN ?1 AND ?2 %s ORDER BY ts",
-		skip_ring ? "AND l.ts > (SELECT min(ts) FROM events e WHERE e.cpu = l.cpu)" : "");
+		"FROM lost_events l WHERE ts BETWEEN ?1 AND ?2 %s ORDER BY ts", filter);
 	st = sql ? ru_prepare(db, "lost events", sql) : NULL;
 	sqlite3_free(sql);
 	if (!st)
@@ -174,6 +234,8 @@ int ru_warn_lost_in(sqlite3 *db, const char *range_sql, int64_t since, int64_t u
 				(long long)sqlite3_column_int64(st, 4));
 			if (unknown)
 				fprintf(out, " (and %lld losses of unknown size)", (long long)unknown);
+			if (per_file)
+				warn_lost_per_file(db, t0, t1, filter, out);
 			fprintf(out, " in this report's time range; results near these times "
 				"may be incomplete:");
 		}

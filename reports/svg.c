@@ -22,7 +22,7 @@ static bool is_stdout(const char *path)
 
 int svg_out_check(struct report_ctx *ctx, const char *path)
 {
-	return is_stdout(path) ? 0 : out_check(path, ctx->file);
+	return is_stdout(path) ? 0 : report_out_check(ctx, path);
 }
 
 int svg_out_open(struct report_ctx *ctx, const char *path, struct svg_out *out)

@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_report_set.c - `ftana report`, `info` and `sql` on the files of one --rotate
+ * series given together (reports/report_front.c's FILE..., report_open_inputs): the
+ * same rows as on the database `ftana db A B C -o X.db` built, each file's losses
+ * in the reports' one-line loss warning (text and JSON), a missing or foreign file
+ * refused in one line naming it, -o never onto any file of the series.
+ * The series is synthetic (tests/capture_builder.h): 3 files of 100 numbered
+ * records each, file 2 flagged with a loss of 100 events, file 3 with 20.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "analyze/ftana.h"
+#include "tests/capture_builder.h"
+#include "tests/report_func_fixture.h"
+
+#define BASE_INFO "ftz_version=1.1\nuname_sysname=Linux\nuname_release=6.1\nlong_size=8\n" \
+		  "endian=little\nclock=local\nnr_cpus=1\nsubbuf_size=4096\npage_size=4096\n" \
+		  "hostname=h1\nboot_id=b1\n"
+
+static const char fmt[] = "name: seq_event\nID: 100\n" CB_COMMON("4")
+	"\tfield:unsigned int seq;\toffset:8;\tsize:4;\tsigned:0;\n\n"
+	"print fmt: \"seq=%u\", REC->seq\n";
+
+static char dir[64];
+static char path[8][300];
+
+/* File INDEX of series ID: records FIRST..FIRST+99, a loss of LOST before record FIRST+50. */
+static void series_file(const char *name, const char *id, unsigned index, unsigned first,
+			uint64_t lost)
+{
+	char p[300], err[256], *info;
+	struct cb_capture *c = calloc(1, sizeof(*c));
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	assert_non_null(c);
+	c->w = ftz_writer_create(p, err, sizeof(err));
+	assert_non_null(c->w);
+	c->ts = 1000000 + (uint64_t)first * 1000;
+	assert_true(asprintf(&info, BASE_INFO "capture_id=%s\nseries_prefix=s-\nseries_index=%u\n",
+			     id, index) > 0);
+	assert_int_equal(ftz_write_info(c->w, FTZ_SEC_INFO, info), 0);
+	free(info);
+	assert_int_equal(ftz_write_file(c->w, FTZ_PHASE_START, "events/header_page",
+					cb_header_page, strlen(cb_header_page)), 0);
+	cb_format(c, "test", "seq_event", fmt);
+	for (unsigned i = first; i < first + 100; i++) {
+		if (lost && i == first + 50)
+			cb_lose(c, lost);
+		uint8_t *r = cb_record(c, 100, 1, 12);
+		memcpy(r + 8, &i, 4);
+	}
+	assert_int_equal(cb_close(c), 0);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	strcpy(dir, "/tmp/test_report_set.XXXXXX");
+	if (!mkdtemp(dir))
+		return -1;
+	setenv("XDG_CACHE_HOME", dir, 1);
+	series_file("s-0001.ftz", "cap1", 1, 0, 0);
+	series_file("s-0002.ftz", "cap1", 2, 100, 100);
+	series_file("s-0003.ftz", "cap1", 3, 200, 20);
+	series_file("other-0003.ftz", "cap2", 3, 200, 0); /* another recording's file 3 */
+	for (int i = 0; i < 3; i++)
+		snprintf(path[i], sizeof(path[i]), "%s/s-%04d.ftz", dir, i + 1);
+	snprintf(path[3], sizeof(path[3]), "%s/joined.db", dir);
+	snprintf(path[4], sizeof(path[4]), "%s/other-0003.ftz", dir);
+	snprintf(path[5], sizeof(path[5]), "%s/typo.ftz", dir);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd);
+}
+
+/* Run an ftana command (argv[0] its name) with stdout and stderr captured. */
+static int run(int (*cmd)(int, char **), char **out, char **err, int argc, const char **argv)
+{
+	struct fx_capture o, e;
+
+	fx_capture_begin(&o, STDOUT_FILENO);
+	fx_capture_begin(&e, STDERR_FILENO);
+	int rc = cmd(argc, (char **)argv);
+	*err = fx_capture_end(&e);
+	*out = fx_capture_end(&o);
+	return rc;
+}
+
+static int report(char **out, char **err, int argc, const char **argv)
+{
+	return run(cmd_report, out, err, argc, argv);
+}
+
+/* One line on stderr, naming WHAT. */
+static void one_line(const char *err, const char *what)
+{
+	if (!strstr(err, what) || strchr(err, '\n') != err + strlen(err) - 1)
+		fail_msg("expected one line naming '%s', got '%s'", what, err);
+}
+
+/* The joined database, as `ftana db A B C -o X.db` builds it: the ground the series' runs match. */
+static void build_db(void)
+{
+	char *out, *err;
+	const char *argv[] = { "db", path[0], path[1], path[2], "-o", path[3] };
+
+	if (access(path[3], F_OK) == 0)
+		return;
+	assert_int_equal(run(cmd_db, &out, &err, 6, argv), FTANA_EXIT_OK);
+	free(out);
+	free(err);
+}
+
+static void test_sql_same_rows(void **state)
+{
+	const char *q = "SELECT count(*), min(seq), max(seq), sum(seq) FROM seq_event; "
+			"SELECT cpu, ts, count FROM lost_events ORDER BY ts";
+	const char *series[] = { "sql", "--csv", path[0], path[1], path[2], q };
+	const char *db[] = { "sql", "--csv", path[3], q };
+	char *out, *err, *want, *err2;
+
+	(void)state;
+	build_db();
+	assert_int_equal(run(cmd_sql, &out, &err, 6, series), FTANA_EXIT_OK);
+	assert_int_equal(run(cmd_sql, &want, &err2, 4, db), FTANA_EXIT_OK);
+	/* ground truth: the test wrote records 0..299 and the two losses */
+	assert_non_null(strstr(want, "300,0,299,44850"));
+	assert_non_null(strstr(want, ",100\n"));
+	assert_non_null(strstr(want, ",20\n"));
+	assert_string_equal(out, want);
+	free(out), free(err), free(want), free(err2);
+	/* one file and the SQL: as before */
+	const char *one[] = { "sql", path[0], "SELECT count(*) AS n FROM seq_event", "--csv" };
+	assert_int_equal(run(cmd_sql, &out, &err, 4, one), FTANA_EXIT_OK);
+	assert_string_equal(out, "n\n100\n");
+	free(out), free(err);
+}
+
+static void test_info_same(void **state)
+{
+	const char *series[] = { "info", path[0], path[1], path[2] };
+	const char *db[] = { "info", path[3] };
+	char *out, *err, *want, *err2;
+
+	(void)state;
+	build_db();
+	assert_int_equal(run(cmd_info, &out, &err, 4, series), FTANA_EXIT_OK);
+	assert_int_equal(run(cmd_info, &want, &err2, 2, db), FTANA_EXIT_OK);
+	assert_string_equal(out, want);
+	/* each file's losses */
+	assert_non_null(strstr(out, "s-0002.ftz"));
+	assert_non_null(strstr(out, "s-0003.ftz"));
+	free(out), free(err), free(want), free(err2);
+}
+
+static void test_report_same_rows(void **state)
+{
+	const char *series[] = { "report", "tpoint", "--csv", path[0], path[1], path[2] };
+	const char *summary[] = { "report", "summary", path[0], path[1], path[2] };
+	const char *summary_db[] = { "report", "summary", path[3] };
+	char *out, *err, *want, *err2;
+
+	(void)state;
+	build_db();
+	/* tpoint re-decodes one file: a series is refused in one line */
+	assert_int_equal(report(&out, &err, 6, series), FTANA_EXIT_ERROR);
+	one_line(err, "ftana report tpoint: it re-decodes one file");
+	free(out), free(err);
+	assert_int_equal(report(&out, &err, 5, summary), FTANA_EXIT_OK);
+	assert_int_equal(report(&want, &err2, 3, summary_db), FTANA_EXIT_OK);
+	assert_string_equal(out, want);
+	assert_string_equal(err, err2);
+	free(out), free(err), free(want), free(err2);
+}
+
+static void test_loss_warning_per_file(void **state)
+{
+	const char *text[] = { "report", "summary", path[0], path[1], path[2] };
+	const char *json[] = { "report", "summary", "--json", path[0], path[1], path[2] };
+	const char *late[] = { "report", "summary", "--since", "0.0002", path[0], path[1], path[2] };
+	const char *want = "lost 120 events (100 in s-0002.ftz, 20 in s-0003.ftz)";
+	char *out, *err;
+
+	(void)state;
+	assert_int_equal(report(&out, &err, 5, text), FTANA_EXIT_OK);
+	one_line(err, want);
+	free(out), free(err);
+	assert_int_equal(report(&out, &err, 6, json), FTANA_EXIT_OK);
+	one_line(err, want);
+	assert_non_null(strstr(out, want));
+	assert_non_null(strstr(out, "\"files\":["));
+	assert_non_null(strstr(out, "s-0003.ftz\"],"));
+	free(out), free(err);
+	/* from 0.2 ms after the first event on (record 200) only file 3's loss is in range: no per-file list */
+	assert_int_equal(report(&out, &err, 7, late), FTANA_EXIT_OK);
+	one_line(err, "lost 20 events in this report's time range");
+	assert_null(strstr(err, "s-0003.ftz"));
+	free(out), free(err);
+}
+
+static void test_refusals(void **state)
+{
+	const char *typo[] = { "report", "summary", path[0], path[1], path[5] };
+	const char *junk[] = { "report", "summary", path[0], "-v", "extra" };
+	const char *foreign[] = { "report", "summary", path[0], path[1], path[4] };
+	const char *info_typo[] = { "info", path[0], path[5] };
+	const char *sql_typo[] = { "sql", path[0], path[5], "SELECT 1" };
+	char *out, *err;
+
+	(void)state;
+	assert_int_equal(report(&out, &err, 5, typo), FTANA_EXIT_ERROR);
+	one_line(err, "typo.ftz: No such file or directory");
+	assert_string_equal(out, "");
+	free(out), free(err);
+	assert_int_equal(report(&out, &err, 5, junk), FTANA_EXIT_ERROR);
+	one_line(err, "extra: No such file or directory");
+	free(out), free(err);
+	assert_int_equal(report(&out, &err, 5, foreign), FTANA_EXIT_ERROR);
+	one_line(err, "capture_id differs");
+	free(out), free(err);
+	assert_int_equal(run(cmd_info, &out, &err, 3, info_typo), FTANA_EXIT_ERROR);
+	one_line(err, "typo.ftz: No such file or directory");
+	free(out), free(err);
+	assert_int_equal(run(cmd_sql, &out, &err, 4, sql_typo), FTANA_EXIT_ERROR);
+	one_line(err, "typo.ftz: No such file or directory");
+	free(out), free(err);
+	/* an argument after the SQL: the SQL taken for a file is named, with the syntax */
+	const char *sql_extra[] = { "sql", path[0], "SELECT 1", "extra" };
+	assert_int_equal(run(cmd_sql, &out, &err, 4, sql_extra), FTANA_EXIT_ERROR);
+	one_line(err, "SELECT 1: No such file or directory (FILE... come first");
+	assert_string_equal(out, "");
+	free(out), free(err);
+	const char *info_foreign[] = { "info", path[0], path[1], path[4] };
+	assert_int_equal(run(cmd_info, &out, &err, 4, info_foreign), FTANA_EXIT_ERROR);
+	one_line(err, "capture_id differs");
+	free(out), free(err);
+}
+
+/* -o of a picture never over any file of the series. */
+static void test_out_onto_input(void **state)
+{
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		char before[64], *out, *err;
+		struct stat st;
+		const char *argv[] = { "report", "stacks", "--svg", "-o", path[i],
+				       path[0], path[1], path[2] };
+
+		assert_int_equal(stat(path[i], &st), 0);
+		snprintf(before, sizeof(before), "%lld", (long long)st.st_size);
+		assert_int_equal(report(&out, &err, 8, argv), FTANA_EXIT_ERROR);
+		one_line(err, "that is the input");
+		assert_int_equal(stat(path[i], &st), 0);
+		assert_int_equal(st.st_size, atoll(before));
+		free(out), free(err);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sql_same_rows),
+		cmocka_unit_test(test_info_same),
+		cmocka_unit_test(test_report_same_rows),
+		cmocka_unit_test(test_loss_warning_per_file),
+		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_out_onto_input),
+	};
+
+	(void)cb_open; /* the builder's, unused here: series_file writes its own INFO */
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
