@@ -13,7 +13,8 @@
 -- same thread after the entry and before the exit (ids are capture order), so a call
 -- without its exit (a loss, still running) takes none. A kernel whose sys_enter_openat
 -- carries the string gives it first. NULL when neither holds it (filename_addr has the
--- address); an empty string (a fault copying it) counts as none.
+-- address). The probe reads user memory without faulting pages in: a name whose page
+-- was not resident comes as "" (6.1) or "(fault)" (newer kernels), taken as none.
 -- flags: the O_* names of the flags argument as given (O_RDONLY, O_WRONLY or O_RDWR,
 -- then the other bits in ascending order, any unnamed bits as 0x...), on architectures
 -- with asm-generic/fcntl.h values (snoop_arch.generic_open_flags); elsewhere the hex.
@@ -34,7 +35,7 @@ WITH enters AS (
 named AS (
 	SELECT c.*, e.dfd AS dfd, e.filename AS filename, e.flags AS flags_raw, e.mode AS mode,
 	       -- a range of the probe table's INTEGER PRIMARY KEY: no scan per open
-	       (SELECT nullif(h.path, '') FROM ftrec_open_path h
+	       (SELECT CASE WHEN h.path NOT IN ('', '(fault)') THEN h.path END FROM ftrec_open_path h
 	        WHERE h.id > c.id AND h.id < c.exit_id AND h.pid = c.tid AND typeof(h.path) = 'text'
 	        ORDER BY h.id LIMIT 1) AS probe_path
 	FROM syscall_calls c JOIN enters e ON e.id = c.id)
