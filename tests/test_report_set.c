@@ -6,7 +6,8 @@
  * in the reports' one-line loss warning (text and JSON), a missing or foreign file
  * refused in one line naming it, -o never onto any file of the series.
  * The series is synthetic (tests/capture_builder.h): 3 files of 100 numbered
- * records each, file 2 flagged with a loss of 100 events, file 3 with 20.
+ * records each, file 2 flagged with a loss of 100 events, file 3 with 20; and a
+ * disk ring of 3 kept segments, losses in 2 of them.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -33,9 +34,10 @@ static const char fmt[] = "name: seq_event\nID: 100\n" CB_COMMON("4")
 static char dir[64];
 static char path[8][300];
 
-/* File INDEX of series ID: records FIRST..FIRST+99, a loss of LOST before record FIRST+50. */
-static void series_file(const char *name, const char *id, unsigned index, unsigned first,
-			uint64_t lost)
+/* A file of capture ID with INFO keys EXTRA, the formats when META, records
+ * FIRST..FIRST+N-1, a loss of LOST before record FIRST+N/2, END when END. */
+static void write_file(const char *name, const char *id, const char *extra, bool meta,
+		       unsigned first, unsigned n, uint64_t lost, bool end)
 {
 	char p[300], err[256], *info;
 	struct cb_capture *c = calloc(1, sizeof(*c));
@@ -44,21 +46,53 @@ static void series_file(const char *name, const char *id, unsigned index, unsign
 	assert_non_null(c);
 	c->w = ftz_writer_create(p, err, sizeof(err));
 	assert_non_null(c->w);
-	c->ts = 1000000 + (uint64_t)first * 1000;
-	assert_true(asprintf(&info, BASE_INFO "capture_id=%s\nseries_prefix=s-\nseries_index=%u\n",
-			     id, index) > 0);
+	c->ts = 1000000 + (uint64_t)first * 1000; /* record i at 1 ms + (i + 1) us */
+	assert_true(asprintf(&info, BASE_INFO "capture_id=%s\n%s", id, extra) > 0);
 	assert_int_equal(ftz_write_info(c->w, FTZ_SEC_INFO, info), 0);
 	free(info);
-	assert_int_equal(ftz_write_file(c->w, FTZ_PHASE_START, "events/header_page",
-					cb_header_page, strlen(cb_header_page)), 0);
-	cb_format(c, "test", "seq_event", fmt);
-	for (unsigned i = first; i < first + 100; i++) {
-		if (lost && i == first + 50)
+	if (meta) {
+		assert_int_equal(ftz_write_file(c->w, FTZ_PHASE_START, "events/header_page",
+						cb_header_page, strlen(cb_header_page)), 0);
+		cb_format(c, "test", "seq_event", fmt);
+	}
+	for (unsigned i = first; i < first + n; i++) {
+		if (lost && i == first + n / 2)
 			cb_lose(c, lost);
 		uint8_t *r = cb_record(c, 100, 1, 12);
 		memcpy(r + 8, &i, 4);
 	}
-	assert_int_equal(cb_close(c), 0);
+	if (c->nr_pages) {
+		cb_finish_page(c);
+		assert_int_equal(ftz_write_pages(c->w, 0, CB_PAGE, c->pages, (uint32_t)c->nr_pages), 0);
+	}
+	if (end)
+		assert_int_equal(ftz_write_info(c->w, FTZ_SEC_END, "stop_reason=builder\n"), 0);
+	assert_int_equal(ftz_writer_close(c->w), 0);
+	free(c->pages);
+	free(c);
+}
+
+/* File INDEX of series ID: records FIRST..FIRST+99, a loss of LOST before record FIRST+50. */
+static void series_file(const char *name, const char *id, unsigned index, unsigned first,
+			uint64_t lost)
+{
+	char extra[64];
+
+	snprintf(extra, sizeof(extra), "series_prefix=s-\nseries_index=%u\n", index);
+	write_file(name, id, extra, true, first, 100, lost, true);
+}
+
+#define RING_KEYS "ring_size=1048576\nring_segment_size=131072\nring_prefix=r.ring-\n"
+
+/* Segment NO of ring r.ftz: records FIRST..FIRST+99, a loss of LOST; no END (as ftrec). */
+static void ring_segment(unsigned no, unsigned first, uint64_t lost)
+{
+	char name[64], extra[256];
+
+	snprintf(name, sizeof(name), "r.ring-%06u.ftz", no);
+	snprintf(extra, sizeof(extra), RING_KEYS "ring_segment=%u\nring_before_pages=%u\n"
+		 "ring_before_events=%u\nring_before_bytes=%u\n", no, first / 100, first, first * 10);
+	write_file(name, "ring1", extra, false, first, 100, lost, false);
 }
 
 static int setup(void **state)
@@ -77,6 +111,12 @@ static int setup(void **state)
 	snprintf(path[3], sizeof(path[3]), "%s/joined.db", dir);
 	snprintf(path[4], sizeof(path[4]), "%s/other-0003.ftz", dir);
 	snprintf(path[5], sizeof(path[5]), "%s/typo.ftz", dir);
+	/* a disk ring: segments 1-2 trimmed, 3-5 kept, losses in 3 and 5 */
+	write_file("r.ftz", "ring1", RING_KEYS, true, 0, 0, 0, true);
+	ring_segment(3, 200, 7);
+	ring_segment(4, 300, 0);
+	ring_segment(5, 400, 9);
+	snprintf(path[6], sizeof(path[6]), "%s/r.ftz", dir);
 	return 0;
 }
 
@@ -214,6 +254,24 @@ static void test_loss_warning_per_file(void **state)
 	free(out), free(err);
 }
 
+/* A ring's head brings its segments: the warning names the segments with losses. */
+static void test_ring_loss_warning(void **state)
+{
+	const char *argv[] = { "report", "summary", "--json", path[6] };
+	const char *q[] = { "sql", "--csv", path[6], "SELECT count(*), min(seq), max(seq) FROM seq_event" };
+	char *out, *err;
+
+	(void)state;
+	assert_int_equal(run(cmd_sql, &out, &err, 4, q), FTANA_EXIT_OK);
+	assert_non_null(strstr(out, "\n300,200,499\n"));
+	free(out), free(err);
+	assert_int_equal(report(&out, &err, 4, argv), FTANA_EXIT_OK);
+	one_line(err, "lost 16 events (7 in r.ring-000003.ftz, 9 in r.ring-000005.ftz)");
+	assert_non_null(strstr(out, "lost 16 events (7 in r.ring-000003.ftz, 9 in r.ring-000005.ftz)"));
+	assert_null(strstr(out, "\"files\"")); /* one FILE given */
+	free(out), free(err);
+}
+
 static void test_refusals(void **state)
 {
 	const char *typo[] = { "report", "summary", path[0], path[1], path[5] };
@@ -279,10 +337,11 @@ int main(void)
 		cmocka_unit_test(test_info_same),
 		cmocka_unit_test(test_report_same_rows),
 		cmocka_unit_test(test_loss_warning_per_file),
+		cmocka_unit_test(test_ring_loss_warning),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_out_onto_input),
 	};
 
-	(void)cb_open; /* the builder's, unused here: series_file writes its own INFO */
+	(void)cb_open, (void)cb_close; /* the builder's, unused: write_file writes its own INFO and END */
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
