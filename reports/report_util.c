@@ -142,17 +142,27 @@ static bool set_views(sqlite3 *db)
  * A ring or series whose losses (in [t0, t1], FILTER as the caller's) lie in more
  * than one file: " (100 in a-0002.ftz, 20 in a-0003.ftz)", each file's counted
  * losses ("?" for a file whose losses are all of unknown size). Nothing otherwise.
+ * When the range holds every loss, each file's own count (decode's segment_stats)
+ * is exact; a part of the capture is split by the time of each loss, which is
+ * approximate where two files' CPUs overlap in time (schema/info_segments.sql).
  */
 static void warn_lost_per_file(sqlite3 *db, int64_t t0, int64_t t1, const char *filter, FILE *out)
 {
 	sqlite3_stmt *st;
-
 	char *sql = sqlite3_mprintf(
-		"SELECT ifnull(l.file, '(unknown file)'), "
-		"       sum(CASE WHEN count > 0 THEN count ELSE 0 END), "
-		"       sum(count IS NULL OR count < 0), count(*) OVER () "
-		"FROM set_lost_file l WHERE ts BETWEEN ?1 AND ?2 %s GROUP BY l.n ORDER BY l.n",
-		filter);
+		"WITH whole(yes) AS (SELECT (SELECT count(*) FROM lost_events l WHERE 1 %s) = "
+		"	(SELECT count(*) FROM lost_events l WHERE ts BETWEEN ?1 AND ?2 %s)), "
+		"by_time(n, file, counted, unknown) AS ("
+		"	SELECT l.n, ifnull(l.file, '(unknown file)'), "
+		"	       sum(CASE WHEN count > 0 THEN count ELSE 0 END), sum(count IS NULL OR count < 0) "
+		"	FROM set_lost_file l WHERE ts BETWEEN ?1 AND ?2 %s GROUP BY l.n), "
+		"by_file(n, file, counted, unknown) AS ("
+		"	SELECT n, file, lost_events, lost_events = 0 FROM info_set_members WHERE lost_pages > 0), "
+		"chosen AS (SELECT * FROM by_file WHERE (SELECT yes FROM whole) "
+		"	UNION ALL SELECT * FROM by_time WHERE NOT (SELECT yes FROM whole)) "
+		"SELECT file, counted, unknown, count(*) OVER () FROM chosen ORDER BY n",
+		filter, filter, filter);
+
 	st = sql ? ru_prepare(db, "lost events", sql) : NULL;
 	sqlite3_free(sql);
 	if (!st)
@@ -171,8 +181,6 @@ static void warn_lost_per_file(sqlite3 *db, int64_t t0, int64_t t1, const char *
 			fprintf(out, "%lld in %s", (long long)counted, name ? name : "?");
 		else
 			fprintf(out, "? in %s", name ? name : "?");
-		if (counted && sqlite3_column_int64(st, 2))
-			fputs(" and more", out);
 		if (sqlite3_column_int64(st, 3) == i + 1)
 			fputc(')', out);
 		free(name);

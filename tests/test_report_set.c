@@ -6,7 +6,7 @@
  * in the reports' one-line loss warning (text and JSON), a missing or foreign file
  * refused in one line naming it, -o never onto any file of the series.
  * The series is synthetic (tests/capture_builder.h): 3 files of 100 numbered
- * records each, file 2 flagged with a loss of 100 events, file 3 with 20; and a
+ * records each, files 1, 2 and 3 flagged with a loss of 5, 100 and 20 events; and a
  * disk ring of 3 kept segments, losses in 2 of them.
  */
 #include <setjmp.h>
@@ -102,7 +102,7 @@ static int setup(void **state)
 	if (!mkdtemp(dir))
 		return -1;
 	setenv("XDG_CACHE_HOME", dir, 1);
-	series_file("s-0001.ftz", "cap1", 1, 0, 0);
+	series_file("s-0001.ftz", "cap1", 1, 0, 5);
 	series_file("s-0002.ftz", "cap1", 2, 100, 100);
 	series_file("s-0003.ftz", "cap1", 3, 200, 20);
 	series_file("other-0003.ftz", "cap2", 3, 200, 0); /* another recording's file 3 */
@@ -233,8 +233,9 @@ static void test_loss_warning_per_file(void **state)
 {
 	const char *text[] = { "report", "summary", path[0], path[1], path[2] };
 	const char *json[] = { "report", "summary", "--json", path[0], path[1], path[2] };
+	const char *part[] = { "report", "summary", "--since", "0.0001", path[0], path[1], path[2] };
 	const char *late[] = { "report", "summary", "--since", "0.0002", path[0], path[1], path[2] };
-	const char *want = "lost 120 events (100 in s-0002.ftz, 20 in s-0003.ftz)";
+	const char *want = "lost 125 events (5 in s-0001.ftz, 100 in s-0002.ftz, 20 in s-0003.ftz)";
 	char *out, *err;
 
 	(void)state;
@@ -243,11 +244,17 @@ static void test_loss_warning_per_file(void **state)
 	free(out), free(err);
 	assert_int_equal(report(&out, &err, 6, json), FTANA_EXIT_OK);
 	one_line(err, want);
-	assert_non_null(strstr(out, want));
+	/* one entry in "warnings", the same text */
+	assert_non_null(strstr(out, "\"warnings\":[\"the capture lost 125 events (5 in s-0001.ftz, "));
+	assert_null(strstr(strstr(out, "\"warnings\":["), "\",\""));
 	assert_non_null(strstr(out, "\"files\":["));
 	assert_non_null(strstr(out, "s-0003.ftz\"],"));
 	free(out), free(err);
-	/* from 0.2 ms after the first event on (record 200) only file 3's loss is in range: no per-file list */
+	/* from 0.1 ms after the first event on (record 100): files 2 and 3's losses, by time */
+	assert_int_equal(report(&out, &err, 7, part), FTANA_EXIT_OK);
+	one_line(err, "lost 120 events (100 in s-0002.ftz, 20 in s-0003.ftz) in this report's time range");
+	free(out), free(err);
+	/* from 0.2 ms on (record 200) only file 3's loss is in range: no per-file list */
 	assert_int_equal(report(&out, &err, 7, late), FTANA_EXIT_OK);
 	one_line(err, "lost 20 events in this report's time range");
 	assert_null(strstr(err, "s-0003.ftz"));
