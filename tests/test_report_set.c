@@ -254,6 +254,12 @@ static void test_loss_warning_per_file(void **state)
 	assert_int_equal(report(&out, &err, 7, part), FTANA_EXIT_OK);
 	one_line(err, "lost 120 events (100 in s-0002.ftz, 20 in s-0003.ftz) in this report's time range");
 	free(out), free(err);
+	/* file 2 left out: a gap, named in the same line as the other files' losses */
+	const char *gap[] = { "report", "summary", path[0], path[2] };
+	assert_int_equal(report(&out, &err, 4, gap), FTANA_EXIT_OK);
+	one_line(err, "files 2 of this capture (a ring's segments or a series' files) are missing");
+	one_line(err, "; the capture lost 25 events (5 in s-0001.ftz, 20 in s-0003.ftz)");
+	free(out), free(err);
 	/* from 0.2 ms on (record 200) only file 3's loss is in range: no per-file list */
 	assert_int_equal(report(&out, &err, 7, late), FTANA_EXIT_OK);
 	one_line(err, "lost 20 events in this report's time range");
