@@ -25,10 +25,10 @@
 
 static const char usage_text[] =
 	"usage: ftana sql FILE... 'SELECT ...' [--csv|--json]\n"
-	"The last operand is the SQL; several FILEs are the files of one ftrec --rotate series,\n"
-	"joined as one capture. Run read-only SQL on the capture's database: SELECT, WITH, PRAGMA table_info and the\n"
+	"Run read-only SQL on the capture's database: SELECT, WITH, PRAGMA table_info and the\n"
 	"like; anything that writes or attaches is refused. Statements run in order; the rows\n"
-	"of each are printed as a text table, CSV or a JSON array.\n"
+	"of each are printed as a text table, CSV or a JSON array. The SQL is the last\n"
+	"argument; several FILEs are the files of one ftrec --rotate series, as one capture.\n"
 	"Besides the tables (meta, event_types, tasks, cpu_stats, lost_events, symbols, stacks,\n"
 	"one table per event type, the events view), the reports' views are there: io (block\n"
 	"I/O pairs), calls (function_graph calls), slow_calls, func_counts, probe_hits, ... when\n"
