@@ -3,7 +3,7 @@
 # plain recording of the same workload in the same run?
 #
 #   plain          ftrec record               (reads every page as it fills)
-#   ring           ftrec record --ring 4M     (disk ring: newest 4 MB kept), when ftrec has it
+#   ring           ftrec record --ring 1M     (disk ring: newest 1 MB kept, so it trims), when ftrec has it
 #   kernel-ring    ftrec record --kernel-ring (nothing read until the stop, then the buffer drained)
 #
 # Workload: bench/getpid_gen calls getpid() N times (default 5,000,000) on CPU 1 with
@@ -44,32 +44,32 @@ modes="plain kernel-ring"
 mode_args() {
 	case $1 in
 	plain) ;;
-	ring) echo "--ring 4M" ;;
+	ring) echo "--ring 1M" ;;
 	kernel-ring) echo "--kernel-ring" ;;
 	esac
 }
 
-# stored FILE: compressed bytes of every PAGES section of FILE and of the segment
-# files beside it (a disk ring's), from ftzdump's section lines
-stored() {
-	local f total=0 s
-	for f in "$1" "$1".*; do
-		[ -f "$f" ] || continue
-		s=$("$FTZDUMP" "$f" 2>/dev/null | awk '$1 == "section" && $3 == "PAGES(3)" { s += $7 } END { print s + 0 }')
-		total=$((total + s))
-	done
-	echo $total
+# capture_files FILE: FILE and, for a disk ring, its segments (NAME.ring-NNNNNN.ftz)
+capture_files() {
+	local f
+	for f in "$1" "${1%.ftz}".ring-*.ftz; do [ -f "$f" ] && echo "$f"; done
 }
-# kept FILE: events in the capture as ftana sees them (a ring's segments joined)
+# stored FILE: compressed bytes of the PAGES sections of the capture's files
+stored() {
+	capture_files "$1" | while read -r f; do "$FTZDUMP" "$f" 2>/dev/null; done |
+		awk '$1 == "section" && $3 == "PAGES(3)" { s += $7 } END { print s + 0 }'
+}
+# kept FILE: events in the capture's files (ftzdump's independent count)
 kept() {
-	"$FTZDUMP" "$1" 2>/dev/null | awk '$1 == "total" { print $5 }'
+	capture_files "$1" | while read -r f; do "$FTZDUMP" "$f" 2>/dev/null; done |
+		awk '$1 == "total" { s += $5 } END { print s + 0 }'
 }
 
 echo "workload: $N x getpid() on CPU 1, $EVENT, -b 4096; recorder on CPU 0"
 printf "\n%-12s %12s %10s %10s %12s %10s\n" mode kept_events cpu_s stored_MB "cpu_s/Mev" "B/event"
 declare -A cpu
 for m in $modes; do
-	rm -f "$tmp/$m.ftz"*
+	rm -f "$tmp/$m".*
 	# shellcheck disable=SC2046
 	c=$(recorder_cpu taskset -c 0 "$FTREC" record -q -b 4096 $(mode_args $m) -e $EVENT \
 	    -o "$tmp/$m.ftz" -- taskset -c 1 "$GEN" "$N" "$tmp/gen.cpu")
@@ -80,7 +80,7 @@ for m in $modes; do
 		       (ev > 0 ? z / ev : 0) }'
 done
 echo "(cpu_s/Mev: per million events generated; kept_events of a ring: the newest only;"
-echo " the ring row counts the segment files' PAGES and the events of the file ftzdump reads)"
+echo " a disk ring's figures are its segments' together)"
 for m in $modes; do
 	[ $m = plain ] && continue
 	awk -v m=$m -v c="${cpu[$m]}" -v p="${cpu[plain]}" 'BEGIN {
