@@ -44,7 +44,7 @@ static const struct part {
 	{ "exec", "programs executed", { "sched_process_exec" }, "sched:sched_process_exec",
 	  "SELECT filename, execs, pids FROM summary_exec" },
 	{ "signal", "signals sent", { "signal_generate" }, "signal:signal_generate",
-	  "SELECT sig, sent, delivered, targets, senders FROM summary_signal" },
+	  "SELECT sig, signal, sent, delivered, targets, senders FROM summary_signal" },
 };
 #define NR_PARTS (sizeof(parts) / sizeof(parts[0]))
 
@@ -171,6 +171,7 @@ static int run(struct report_ctx *ctx)
 	if (report_warn_lost(ctx, "SELECT min(ts), max(ts) FROM events") ||
 	    stand_ins(ctx, present) || rf_setup(db) ||
 	    rf_arg(db, "summary_top", o->top ? (int64_t)o->top : 10) ||
+	    ftana_exec_sql_file(db, "schema/reports/snoop_names.sql") ||
 	    ftana_exec_sql_file(db, "schema/reports/summary_report.sql"))
 		return FTANA_EXIT_ERROR;
 	if (title(ctx, "capture") ||

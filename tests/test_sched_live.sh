@@ -165,7 +165,7 @@ within "bursts: slices of 2048-4095 us (whole bursts)" "${whole:-0}" 14 41
 assert_eq "summary: execs of true-$$" 5 "$(grep -o "{\"filename\":\"$work/true-$$\",\"execs\":[0-9]*" \
 	"$work/summary.json" | sed 's/.*://')"
 "$FTANA" report summary "$work/s.ftz" --json -p "$shell" >"$work/summary-p.json" 2>>"$work/ftana.err"
-assert_eq "summary -p shell: SIGCONT sent" 3 "$(grep -o '{"sig":18,"sent":[0-9]*' "$work/summary-p.json" | sed 's/.*://')"
+assert_eq "summary -p shell: SIGCONT sent" 3 "$(grep -o '{"sig":18,"signal":"SIGCONT","sent":[0-9]*' "$work/summary-p.json" | sed 's/.*://')"
 for part in capture losses cpu runq exec signal missing; do
 	grep -q "\"$part\":\[" "$work/summary.json" || fail "summary: no part $part"
 done

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# make demo: the main job. Records block I/O live when this host allows it (root and a
-# writable tracefs), then analyses the capture; otherwise analyses the committed samples.
+# make demo: the main job. Records block I/O and a triage capture live when this host
+# allows it (root and a writable tracefs), then analyses them; otherwise analyses the
+# committed samples.
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
@@ -27,7 +28,16 @@ if can_record; then
 		show "$FTANA" info "$out/live.ftz"
 		show "$FTANA" report iolat "$out/live.ftz" --summary --hist
 		show "$FTANA" report stacks "$out/live.ftz" --event block_rq_issue
+		echo
+		echo "== live: the everyday post-mortem capture (ftrec triage) of a short busy workload"
+		show "$FTREC" triage -q -o "$out/triage.ftz" -- \
+			sh -c 'for i in 1 2 3 4 5 6 7 8; do ls / >/dev/null; done; sleep 0.2; kill -CONT $$'
+		if [ $? -eq 0 ]; then
+			show "$FTANA" report summary "$out/triage.ftz"
+			show "$FTANA" report execsnoop "$out/triage.ftz" -n '^(ls|sh)$'
+		fi
 		echo; echo "Your own SQL: $FTANA sql $out/live.ftz 'select type, count(*), avg(lat_ns)/1e6 from io group by type'"
+		echo "Every report: $FTANA report --help; pictures: $FTANA report stacks $out/live.ftz --svg -o flame.svg"
 		exit 0
 	fi
 	echo "demo: live recording failed; analysing the committed samples instead" >&2

@@ -58,7 +58,8 @@ WITH seq AS (
 	SELECT id, ts, cpu, prev_pid, prev_comm, prev_state, next_pid, next_comm, stack_id,
 	       row_number() OVER c AS n, losses,
 	       lead(id) OVER c AS end_id, lead(ts) OVER c AS end_ts,
-	       lead(prev_pid) OVER c AS end_pid, lead(prev_state) OVER c AS end_state,
+	       lead(prev_pid) OVER c AS end_pid, lead(prev_comm) OVER c AS end_comm,
+	       lead(prev_state) OVER c AS end_state,
 	       lead(stack_id) OVER c AS end_stack_id, lead(losses) OVER c AS end_losses
 	FROM (SELECT *, sum(is_loss) OVER (PARTITION BY cpu ORDER BY ts, is_loss DESC, id
 	                                   ROWS UNBOUNDED PRECEDING) AS losses
@@ -75,7 +76,11 @@ intervals AS (
 	       'head' AS status
 	FROM seq WHERE n = 1
 	UNION ALL
-	SELECT cpu, next_pid, next_comm, id, ts, end_id, end_ts, end_state, end_stack_id,
+	-- the name at the switch-out when the same task ended the slice (an exec during
+	-- the slice renamed it), else the name it was switched in with
+	SELECT cpu, next_pid, CASE WHEN end_pid IS next_pid AND end_comm IS NOT NULL
+	                           THEN end_comm ELSE next_comm END,
+	       id, ts, end_id, end_ts, end_state, end_stack_id,
 	       CASE WHEN end_id IS NULL THEN 'open'
 	            WHEN end_losses > losses THEN 'lost_events'
 	            WHEN end_pid IS NOT next_pid THEN 'mismatch'

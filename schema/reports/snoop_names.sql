@@ -40,3 +40,9 @@ INSERT INTO errno_names VALUES
  (19, 'ENODEV'), (20, 'ENOTDIR'), (21, 'EISDIR'), (22, 'EINVAL'), (23, 'ENFILE'),
  (24, 'EMFILE'), (25, 'ENOTTY'), (26, 'ETXTBSY'), (27, 'EFBIG'), (28, 'ENOSPC'),
  (29, 'ESPIPE'), (30, 'EROFS'), (31, 'EMLINK'), (32, 'EPIPE'), (33, 'EDOM'), (34, 'ERANGE');
+
+-- signal_label: the name of each signal number as the capture's architecture numbers
+-- them (SIGRTn above 31), or nothing where the numbering is not the generic one.
+DROP VIEW IF EXISTS temp.signal_label;
+CREATE TEMP VIEW signal_label AS
+SELECT sig, name FROM signal_names WHERE (SELECT generic_signals FROM snoop_arch);

@@ -52,11 +52,15 @@ WITH clipped AS (
 	       min(coalesce(o.end_ts, w.t1), w.t1) AS b
 	FROM oncpu o, summary_window w
 	WHERE o.status IN ('ok', 'head', 'open') AND o.pid != 0)
-SELECT pid AS tid, max(comm) AS comm, round(sum(b - a) / 1e6, 3) AS cpu_ms,
-       round(100.0 * sum(b - a) / nullif((SELECT t1 - t0 FROM summary_window), 0), 2) AS cpu_pct,
-       count(*) AS slices
-FROM clipped WHERE b > a AND in_slice(a, cpu, pid)
-GROUP BY pid ORDER BY cpu_ms DESC, tid
+SELECT tid, comm, cpu_ms, cpu_pct, slices FROM (
+	-- comm: the name in the task's latest interval (SQLite takes a bare column from
+	-- the row of the one max()), so a process that exec'd shows its new name
+	SELECT pid AS tid, comm, max(b), round(sum(b - a) / 1e6, 3) AS cpu_ms,
+	       round(100.0 * sum(b - a) / nullif((SELECT t1 - t0 FROM summary_window), 0), 2)
+	       AS cpu_pct, count(*) AS slices
+	FROM clipped WHERE b > a AND in_slice(a, cpu, pid)
+	GROUP BY pid)
+ORDER BY cpu_ms DESC, tid
 LIMIT (SELECT value FROM temp.report_args WHERE key = 'summary_top');
 
 -- runq_waits computed once (the part and the report's notes read it).
@@ -90,8 +94,11 @@ LIMIT (SELECT value FROM temp.report_args WHERE key = 'summary_top');
 -- delivered: result 0 (TRACE_SIGNAL_DELIVERED); the others were ignored, already
 -- pending, failed or lost.
 CREATE TEMP VIEW summary_signal AS
-SELECT sig, count(*) AS sent, sum(result = 0) AS delivered,
+SELECT sig, coalesce((SELECT name FROM signal_label l WHERE l.sig = g.sig),
+                     CASE WHEN sig >= 32 AND (SELECT generic_signals FROM snoop_arch)
+                          THEN 'SIGRT' || (sig - 32) END) AS signal,
+       count(*) AS sent, sum(result = 0) AS delivered,
        count(DISTINCT field_pid) AS targets, count(DISTINCT pid) AS senders
-FROM signal_generate WHERE in_slice(ts, cpu, pid)
+FROM signal_generate g WHERE in_slice(ts, cpu, pid)
 GROUP BY sig ORDER BY sent DESC, sig
 LIMIT (SELECT value FROM temp.report_args WHERE key = 'summary_top');
