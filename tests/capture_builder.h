@@ -58,7 +58,7 @@ struct cb_capture {
 #define CB_MISSED_EVENTS (1ull << 31)
 #define CB_MISSED_STORED (1ull << 30)
 
-static struct cb_capture *cb_open(const char *path)
+static __attribute__((unused)) struct cb_capture *cb_open(const char *path)
 {
 	struct cb_capture *c = calloc(1, sizeof(*c));
 	char err[256];
@@ -159,7 +159,7 @@ static uint8_t *cb_record(struct cb_capture *c, uint16_t type, int32_t pid, uint
 }
 
 /* Write the pages and END, close. 0, or -1 when anything failed. */
-static int cb_close(struct cb_capture *c)
+static __attribute__((unused)) int cb_close(struct cb_capture *c)
 {
 	int rc = c->failed ? -1 : 0;
 

@@ -24,15 +24,10 @@
 #include "decode/decode.h"
 #include "import/import.h"
 #include "reports/report_util.h"
-#include "tests/capture_builder.h"
+#include "tests/capture_series.h"
 
-#define EV_TYPE 100
-#define BASE_INFO "ftz_version=1.1\nuname_sysname=Linux\nuname_release=6.1\nlong_size=8\n" \
-		  "endian=little\nclock=local\nnr_cpus=1\nsubbuf_size=4096\npage_size=4096\n"
-
-static const char fmt[] = "name: seq_event\nID: 100\n" CB_COMMON("4")
-	"\tfield:unsigned int seq;\toffset:8;\tsize:4;\tsigned:0;\n\n"
-	"print fmt: \"seq=%u\", REC->seq\n";
+#define EV_TYPE CS_EVENT_TYPE
+#define BASE_INFO CS_BASE_INFO
 
 static char dir[64];
 
@@ -40,33 +35,10 @@ static char dir[64];
 static void write_capture(const char *name, const char *info, bool meta, unsigned first,
 			  unsigned n, bool end)
 {
-	char path[256], err[256];
-	struct cb_capture *c = calloc(1, sizeof(*c));
+	char path[256];
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	assert_non_null(c);
-	c->w = ftz_writer_create(path, err, sizeof(err));
-	assert_non_null(c->w);
-	c->ts = 1000000 + (uint64_t)first * 1000; /* record i at 1 ms + i us: files in time order */
-	assert_int_equal(ftz_write_info(c->w, FTZ_SEC_INFO, info), 0);
-	if (meta) {
-		assert_int_equal(ftz_write_file(c->w, FTZ_PHASE_START, "events/header_page",
-						cb_header_page, strlen(cb_header_page)), 0);
-		cb_format(c, "test", "seq_event", fmt);
-	}
-	for (unsigned i = first; i < first + n; i++) {
-		uint8_t *r = cb_record(c, EV_TYPE, 1, 12);
-		memcpy(r + 8, &i, 4);
-	}
-	if (c->nr_pages) {
-		cb_finish_page(c);
-		assert_int_equal(ftz_write_pages(c->w, 0, CB_PAGE, c->pages, (uint32_t)c->nr_pages), 0);
-	}
-	if (end)
-		assert_int_equal(ftz_write_info(c->w, FTZ_SEC_END, "stop_reason=builder\n"), 0);
-	assert_int_equal(ftz_writer_close(c->w), 0);
-	free(c->pages);
-	free(c);
+	cs_write_file(path, info, meta, first, n, 0, end);
 }
 
 static char *info_of(const char *id, const char *extra)

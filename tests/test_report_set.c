@@ -20,16 +20,10 @@
 #include <cmocka.h>
 
 #include "analyze/ftana.h"
-#include "tests/capture_builder.h"
+#include "tests/capture_series.h"
 #include "tests/report_func_fixture.h"
 
-#define BASE_INFO "ftz_version=1.1\nuname_sysname=Linux\nuname_release=6.1\nlong_size=8\n" \
-		  "endian=little\nclock=local\nnr_cpus=1\nsubbuf_size=4096\npage_size=4096\n" \
-		  "hostname=h1\nboot_id=b1\n"
-
-static const char fmt[] = "name: seq_event\nID: 100\n" CB_COMMON("4")
-	"\tfield:unsigned int seq;\toffset:8;\tsize:4;\tsigned:0;\n\n"
-	"print fmt: \"seq=%u\", REC->seq\n";
+#define BASE_INFO CS_BASE_INFO "hostname=h1\nboot_id=b1\n"
 
 static char dir[64];
 static char path[8][300];
@@ -39,37 +33,12 @@ static char path[8][300];
 static void write_file(const char *name, const char *id, const char *extra, bool meta,
 		       unsigned first, unsigned n, uint64_t lost, bool end)
 {
-	char p[300], err[256], *info;
-	struct cb_capture *c = calloc(1, sizeof(*c));
+	char p[300], *info;
 
 	snprintf(p, sizeof(p), "%s/%s", dir, name);
-	assert_non_null(c);
-	c->w = ftz_writer_create(p, err, sizeof(err));
-	assert_non_null(c->w);
-	c->ts = 1000000 + (uint64_t)first * 1000; /* record i at 1 ms + (i + 1) us */
 	assert_true(asprintf(&info, BASE_INFO "capture_id=%s\n%s", id, extra) > 0);
-	assert_int_equal(ftz_write_info(c->w, FTZ_SEC_INFO, info), 0);
+	cs_write_file(p, info, meta, first, n, lost, end);
 	free(info);
-	if (meta) {
-		assert_int_equal(ftz_write_file(c->w, FTZ_PHASE_START, "events/header_page",
-						cb_header_page, strlen(cb_header_page)), 0);
-		cb_format(c, "test", "seq_event", fmt);
-	}
-	for (unsigned i = first; i < first + n; i++) {
-		if (lost && i == first + n / 2)
-			cb_lose(c, lost);
-		uint8_t *r = cb_record(c, 100, 1, 12);
-		memcpy(r + 8, &i, 4);
-	}
-	if (c->nr_pages) {
-		cb_finish_page(c);
-		assert_int_equal(ftz_write_pages(c->w, 0, CB_PAGE, c->pages, (uint32_t)c->nr_pages), 0);
-	}
-	if (end)
-		assert_int_equal(ftz_write_info(c->w, FTZ_SEC_END, "stop_reason=builder\n"), 0);
-	assert_int_equal(ftz_writer_close(c->w), 0);
-	free(c->pages);
-	free(c);
 }
 
 /* File INDEX of series ID: records FIRST..FIRST+99, a loss of LOST before record FIRST+50. */
