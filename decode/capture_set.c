@@ -128,7 +128,7 @@ static int add_member(struct member **m, size_t *n, size_t *cap, const char *pat
 	return 0;
 }
 
-/* A ring segment's name: PREFIX, 6 or more digits, ".ftz"; its number in *no. */
+/* A ring segment's name: PREFIX, 6 or more digits (a number from 1), ".ftz"; its number in *no. */
 static bool segment_name(const char *name, const char *prefix, unsigned long long *no)
 {
 	size_t pl = strlen(prefix), digits;
@@ -140,7 +140,7 @@ static bool segment_name(const char *name, const char *prefix, unsigned long lon
 	if (digits < 6 || digits > 18 || strcmp(d + digits, ".ftz"))
 		return false;
 	*no = strtoull(d, NULL, 10);
-	return true;
+	return *no >= 1; /* ftrec numbers from 1: a 0 would make every ring_trimmed_segments wrap */
 }
 
 static int set_paths(struct cset *cs, struct member *m, size_t n, const char *head)
@@ -302,8 +302,8 @@ static int open_series(const char *const *args, size_t nargs, struct cset *cs, c
 			snprintf(err, errlen, "%s: a disk ring or one of its segments: open the ring's head alone", x->path);
 			goto out;
 		}
-		if (!kv_num(x->info, "series_index", &x->no)) {
-			snprintf(err, errlen, "%s: not a file of an ftrec --rotate series (no series_index): cannot be joined", x->path);
+		if (!kv_num(x->info, "series_index", &x->no) || x->no < 1) {
+			snprintf(err, errlen, "%s: not a file of an ftrec --rotate series (no series_index from 1 up): cannot be joined", x->path);
 			goto out;
 		}
 		if (n > 1 && check_same(m[0].path, m[0].info, x, err, errlen) < 0)

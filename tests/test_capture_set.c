@@ -220,6 +220,10 @@ static void test_series_refused(void **state)
 	write_capture("boot-0004.ftz", info, true, 750, 10, true);
 	free(info);
 	refused((const char *[]){ "s-0001.ftz", "boot-0004.ftz" }, 2, "boot_id differs");
+	info = info_of("cap1", "series_prefix=s-\nseries_index=0\n"); /* ftrec counts from 1 */
+	write_capture("zero-0000.ftz", info, true, 0, 10, true);
+	free(info);
+	refused((const char *[]){ "zero-0000.ftz", "s-0001.ftz" }, 2, "zero-0000.ftz: not a file of an ftrec --rotate series");
 }
 
 static void test_ring(void **state)
@@ -320,6 +324,23 @@ static void test_ring_refused(void **state)
 	free(info);
 	refused(head, 1, "capture_id differs");
 	snprintf(q, sizeof(q), "%s/r2.ring-000003.ftz", dir);
+	unlink(q);
+	/* a segment numbered 0 (ftrec counts from 1) is no segment: nothing wraps */
+	snprintf(q, sizeof(q), "%s/r2.ring-000007.ftz", dir);
+	snprintf(p, sizeof(p), "%s/r2.ring-000001.ftz", dir);
+	ring_segment("r2.ring-000001.ftz", 1, 0, 10);
+	ring_segment("r2.ring-000000.ftz", 0, 0, 10);
+	char err[512];
+	struct got g;
+	struct dec *d = read_set(head, 1, &g, err, sizeof(err));
+	if (!d)
+		fail_msg("%s", err);
+	assert_int_equal(g.n, 10);
+	kv_is(d, "segments", "1");
+	kv_is(d, "ring_trimmed_segments", "0");
+	dec_close(d);
+	unlink(p);
+	snprintf(q, sizeof(q), "%s/r2.ring-000000.ftz", dir);
 	unlink(q);
 	/* a prefix that is a path */
 	ring_head("r3.ftz", "ring_size=1048576\nring_segment_size=131072\nring_prefix=../../etc/x\n");
