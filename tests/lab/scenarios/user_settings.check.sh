@@ -4,7 +4,7 @@
 . "$(dirname "$0")/../check-lib.sh"
 cd "$1" || exit 1
 for s in funccount funccount-k9 funcslower funcslower-k9 funcgraph funcgraph-k9 kprobe kprobe-k9 \
-	kprobe-refused funccount-refused; do
+	triage triage-k9 kprobe-refused funccount-refused; do
 	expect "settings back after $s" same "$(cmp -s planted.txt "after-$s.txt" && echo same || echo differ)"
 done
 expect "planted: set_ftrace_filter with 2 functions, a module's, a probe" 1 \
@@ -37,6 +37,14 @@ expect_ge "funcgraph -m 2: callees of ksys_read" 1 \
 pid=$(sed -n 's/^pid=//p' kprobe.wl)
 expect "kprobe: the workload's read returned 12345" 1 \
 	"$(q kprobe.ftz "SELECT count(*) FROM kread WHERE pid = $pid AND ret = 12345")"
+
+pid=$(sed -n 's/^pid=//p' triage.wl)
+expect "triage (user's trigger on signal_generate, filter on sys_enter_openat): the workload's getppid calls" \
+	100 "$(q triage.ftz "SELECT count(*) FROM sys_enter_getppid WHERE pid = $pid")"
+expect "triage --kernel-ring: stopped by its --trigger" 1 "$(q triage.ftz "SELECT count(*) FROM meta
+	WHERE key = 'stop_reason' AND value = 'trigger'")"
+expect "triage: the trigger's SIGUSR1 is the last signal_generate" 10 \
+	"$(q triage.ftz "SELECT sig FROM signal_generate ORDER BY ts DESC LIMIT 1")"
 
 expect "kprobe refused: exit" 1 "$(cat kprobe-refused.rc)"
 expect "kprobe refused: one line" 1 "$(grep -c . kprobe-refused.err)"

@@ -3,8 +3,8 @@
 # from the defaults and from what ftrec wants: the function tracer with a 4-line
 # set_ftrace_filter (2 functions, one module function, a function probe), 2 graph
 # functions, a notrace list (a glob), a graph notrace, a pid filter, tracing_thresh,
-# max_graph_depth, flipped options, a buffer size, a kprobe of its own and an old
-# error_log entry. Then each preset runs once to its end and once killed with -9 and
+# max_graph_depth, flipped options, a buffer size, a kprobe of its own, a trigger and a
+# filter on events ftrec triage records, and an old error_log entry. Then each preset runs once to its end and once killed with -9 and
 # cleaned up by `ftrec reset`; after each, tracefs-state.sh must print exactly what it
 # printed before (the ground truth is the kernel's own listing of its files).
 # The recordings themselves must not be shaped by the user's settings: the host checks
@@ -44,6 +44,9 @@ plant() {
 	echo 1000 > buffer_size_kb
 	echo 'p:userprobes/uread vfs_read' >> kprobe_events
 	echo 'p:userbad/x no_such_function_h7' >> kprobe_events 2>/dev/null # an old error_log entry
+	# the events triage and its --trigger use: the user's own trigger and filter on them
+	echo 'stacktrace:2 if sig == 31' > events/signal/signal_generate/trigger # SIGSYS: never sent here
+	echo 'flags == 0' > events/syscalls/sys_enter_openat/filter
 	echo function > current_tracer
 	cd "$OUT" || exit 1
 	sh /lab/tracefs-state.sh > planted.txt
@@ -98,6 +101,15 @@ rec kprobe ftrec kprobe -o kprobe.ftz 'r:kread ksys_read ret=$retval' -- workloa
 same_as_planted kprobe
 kill9 kprobe-k9 kprobe -o kprobe-k9.ftz 'r:kread ksys_read ret=$retval'
 same_as_planted kprobe-k9
+
+# triage --syscalls (its optional kprobe beside the user's) as a flight recorder: the
+# kernel ring, stopped by a --trigger on the event the user has a trigger of their own on
+rec triage ftrec triage --syscalls --kernel-ring -b 512 \
+	--trigger 'signal:signal_generate if sig == 10' -o triage.ftz -- \
+	sh -c 'workload getppid 100; sleep 5 & kill -USR1 $!; sleep 2' > triage.wl
+same_as_planted triage
+kill9 triage-k9 triage --syscalls -o triage-k9.ftz
+same_as_planted triage-k9
 
 # Refusals: exit 1, one line; the kernel's reason only when our write produced it.
 ftrec kprobe -o bad.ftz 'p:nosym no_such_function_h7b' 2> kprobe-refused.err
