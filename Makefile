@@ -40,12 +40,17 @@ ANA_LIBS := $(shell pkg-config --libs libtracecmd 2>/dev/null) $(LIBS)
 # ftrec must run on hosts without our libraries: link it statically (see README).
 STATIC_LIBS := -static -Wl,--start-group $(shell pkg-config --static --libs libtracefs libtraceevent libzstd 2>/dev/null) -lpthread -ldl -Wl,--end-group
 
-FORMAT_SRC  := $(wildcard format/*.c)
-RECORD_SRC  := $(filter-out record/main.c,$(wildcard record/*.c))
-# ftana's side is one library built from the stages of its data path (decode/,
-# import/, reports/) and the program's own files (analyze/): they call each other
-# both ways (reports print through analyze/print.c, analyze/ dispatches reports).
-ANALYZE_SRC := $(filter-out analyze/main.c,$(wildcard decode/*.c import/*.c reports/*.c analyze/*.c export/*.c))
+# One library per folder, linked in layer order (docs/ARCHITECTURE.md): a folder's code
+# may call only the folders after it in LAYERS, so a call back up fails to link, and
+# tools/layers.sh (make check) refuses an #include that goes up or round.
+#   ftana: analyze -> export -> reports -> import -> store -> decode -> format, common
+#   ftrec: record -> format, common
+LAYERS       := analyze export reports import store decode format common
+layer_src     = $(filter-out $(1)/main.c,$(wildcard $(1)/*.c))
+ANA_LAYERS   := analyze export reports import store decode
+$(foreach l,$(LAYERS) record,$(eval SRC_$(l) := $(call layer_src,$(l))))
+SRC_store    += $(BUILD)/schema_sql.c
+ANA_SRC      := $(foreach l,$(ANA_LAYERS),$(SRC_$(l)))
 SQL_FILES   := $(sort $(wildcard schema/*.sql schema/reports/*.sql))
 UNIT_TESTS  := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 
@@ -62,25 +67,25 @@ $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
-$(BUILD)/libftz.a: $(call obj,$(BUILD),$(FORMAT_SRC))
-$(BUILD)/librecord.a: $(call obj,$(BUILD),$(RECORD_SRC))
-$(BUILD)/libanalyze.a: $(call obj,$(BUILD),$(ANALYZE_SRC) $(BUILD)/schema_sql.c)
+$(foreach l,$(LAYERS) record,$(eval $(BUILD)/lib$(l).a: $(call obj,$(BUILD),$(SRC_$(l)))))
+ANA_LIBS_A  = $(foreach l,$(ANA_LAYERS) format common,$(1)/lib$(l).a)
+REC_LIBS_A  = $(1)/librecord.a $(1)/libformat.a $(1)/libcommon.a
 $(BUILD)/%.a:
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/ftrec: $(call obj,$(BUILD),record/main.c) $(BUILD)/librecord.a $(BUILD)/libftz.a
+$(BUILD)/ftrec: $(call obj,$(BUILD),record/main.c) $(call REC_LIBS_A,$(BUILD))
 	$(CC) $(CFLAGS) -o $@ $^ $(STATIC_LIBS)
 
-$(BUILD)/ftana: $(call obj,$(BUILD),analyze/main.c) $(BUILD)/libanalyze.a $(BUILD)/libftz.a
+$(BUILD)/ftana: $(call obj,$(BUILD),analyze/main.c) $(call ANA_LIBS_A,$(BUILD))
 	$(CC) $(CFLAGS) -o $@ $^ $(ANA_LIBS)
 
 # Section lister and independent event counter, for debugging, tests and bench.
-$(BUILD)/ftzdump: $(call obj,$(BUILD),tools/ftzdump.c) $(BUILD)/libftz.a
+$(BUILD)/ftzdump: $(call obj,$(BUILD),tools/ftzdump.c) $(BUILD)/libformat.a $(BUILD)/libcommon.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
 
 BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
-$(BUILD)/bench/%: $(call obj,$(BUILD),bench/%.c) $(BUILD)/libanalyze.a $(BUILD)/libftz.a
+$(BUILD)/bench/%: $(call obj,$(BUILD),bench/%.c) $(call ANA_LIBS_A,$(BUILD))
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $^ $(ANA_LIBS)
 
@@ -97,7 +102,7 @@ $(BUILD)/gen/report_list.h: $(REPORT_SRC)
 	@mkdir -p $(dir $@)
 	sed -n 's/^const struct report_def report_\([a-z0-9_]*\)_def = .*/REPORT(\1)/p' $^ > $@.tmp
 	cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
-$(BUILD)/obj/analyze/cmd_report.o $(BUILD)/san/obj/analyze/cmd_report.o $(BUILD)/fuzz/obj/analyze/cmd_report.o: $(BUILD)/gen/report_list.h
+$(BUILD)/obj/reports/registry.o $(BUILD)/san/obj/reports/registry.o $(BUILD)/fuzz/obj/reports/registry.o: $(BUILD)/gen/report_list.h
 $(BUILD)/obj/$(BUILD)/schema_sql.o: $(BUILD)/schema_sql.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
@@ -111,14 +116,13 @@ $(SAN)/obj/$(BUILD)/schema_sql.o: $(BUILD)/schema_sql.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -c $< -o $@
 
-$(SAN)/libftz.a: $(call obj,$(SAN),$(FORMAT_SRC))
-$(SAN)/librecord.a: $(call obj,$(SAN),$(RECORD_SRC))
-$(SAN)/libanalyze.a: $(call obj,$(SAN),$(ANALYZE_SRC) $(BUILD)/schema_sql.c)
+$(foreach l,$(LAYERS) record,$(eval $(SAN)/lib$(l).a: $(call obj,$(SAN),$(SRC_$(l)))))
 
-SAN_LIBS := $(SAN)/libanalyze.a $(SAN)/librecord.a $(SAN)/libftz.a
-$(SAN)/ftrec: $(call obj,$(SAN),record/main.c) $(SAN)/librecord.a $(SAN)/libftz.a
+# the unit tests reach into any layer, so they link all of them (record before format)
+SAN_LIBS := $(foreach l,$(ANA_LAYERS) record format common,$(SAN)/lib$(l).a)
+$(SAN)/ftrec: $(call obj,$(SAN),record/main.c) $(call REC_LIBS_A,$(SAN))
 	$(CC) $(SAN_FLAGS) -o $@ $^ $(LIBS)
-$(SAN)/ftana: $(call obj,$(SAN),analyze/main.c) $(SAN)/libanalyze.a $(SAN)/libftz.a
+$(SAN)/ftana: $(call obj,$(SAN),analyze/main.c) $(call ANA_LIBS_A,$(SAN))
 	$(CC) $(SAN_FLAGS) -o $@ $^ $(ANA_LIBS)
 $(SAN)/tests/%: $(SAN)/obj/tests/%.o $(SAN_LIBS)
 	@mkdir -p $(dir $@)
@@ -179,7 +183,7 @@ $(FUZZ)/obj/%.o: %.c
 $(FUZZ)/obj/$(BUILD)/schema_sql.o: $(BUILD)/schema_sql.c
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(ALL_CFLAGS) $(FUZZ_FLAGS) -c $< -o $@
-$(FUZZ)/libfuzzana.a: $(call obj,$(FUZZ),$(FORMAT_SRC) $(ANALYZE_SRC) $(BUILD)/schema_sql.c tests/fuzz/harness.c)
+$(FUZZ)/libfuzzana.a: $(call obj,$(FUZZ),$(ANA_SRC) $(SRC_format) $(SRC_common) tests/fuzz/harness.c)
 $(FUZZ)/fuzz_%: $(FUZZ)/obj/tests/fuzz/fuzz_%.o $(FUZZ)/libfuzzana.a
 	$(FUZZ_CC) -fsanitize=fuzzer,address,undefined -o $@ $^ $(ANA_LIBS)
 

@@ -3,8 +3,8 @@
  * trace.dat (the work is export/tracedat_write.c). */
 #include <string.h>
 
-#include "analyze/diag.h"
-#include "analyze/ftana.h"
+#include "common/cmd.h"
+#include "common/msg.h"
 #include "export/export.h"
 
 static const char usage_text[] =
@@ -21,29 +21,29 @@ int cmd_convert(int argc, char **argv)
 {
 	const char *in = NULL, *out = NULL;
 
-	if (ftana_wants_help(argc, argv))
-		return ftana_usage(usage_text, true);
+	if (cmd_wants_help(argc, argv))
+		return cmd_usage(usage_text, true);
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-o")) {
 			if (i + 1 >= argc || out) {
-				ftana_error("%s\n", out ? "-o given twice" : "-o needs a file name");
-				return FTANA_EXIT_ERROR;
+				msg_error("%s", out ? "-o given twice" : "-o needs a file name");
+				return CMD_EXIT_ERROR;
 			}
 			out = argv[++i];
 		} else if (argv[i][0] == '-' && argv[i][1]) {
-			ftana_error("unknown option '%s' (see 'ftana convert --help')\n", argv[i]);
-			return FTANA_EXIT_ERROR;
+			msg_error("unknown option '%s' (see 'ftana convert --help')", argv[i]);
+			return CMD_EXIT_ERROR;
 		} else if (in) {
-			ftana_error("unexpected argument '%s' (one FILE only)\n", argv[i]);
-			return FTANA_EXIT_ERROR;
+			msg_error("unexpected argument '%s' (one FILE only)", argv[i]);
+			return CMD_EXIT_ERROR;
 		} else {
 			in = argv[i];
 		}
 	}
 	if (!in || !out) {
-		ftana_error("no %s given (usage: ftana convert FILE.ftz -o OUT.dat)\n",
+		msg_error("no %s given (usage: ftana convert FILE.ftz -o OUT.dat)",
 			    in ? "-o OUT.dat" : "FILE");
-		return FTANA_EXIT_ERROR;
+		return CMD_EXIT_ERROR;
 	}
 	return tracedat_convert(in, out);
 }

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/dbcache.h"
-#include "analyze/ftana.h"
-#include "analyze/out_file.h"
+#include "common/cmd.h"
+#include "common/out_file.h"
+#include "import/dbcache.h"
 
 static const char usage_text[] =
 	"usage: ftana db FILE [FILE...] [-o OUT.db]\n"
@@ -21,7 +21,7 @@ static const char usage_text[] =
 
 static int usage(void)
 {
-	return ftana_usage(usage_text, false);
+	return cmd_usage(usage_text, false);
 }
 
 int cmd_db(int argc, char **argv)
@@ -36,7 +36,7 @@ int cmd_db(int argc, char **argv)
 		if (!strcmp(argv[i], "-o") && i + 1 < argc)
 			out = argv[++i];
 		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
-			return free(in), ftana_usage(usage_text, true);
+			return free(in), cmd_usage(usage_text, true);
 		else if (argv[i][0] == '-' || !in)
 			return free(in), usage();
 		else
@@ -48,20 +48,20 @@ int cmd_db(int argc, char **argv)
 		/* the database is renamed over OUT: never over a device, a link or an input */
 		for (size_t i = 0; i < n; i++)
 			if (out_check(out, in[i]) < 0)
-				return free(in), FTANA_EXIT_ERROR;
+				return free(in), CMD_EXIT_ERROR;
 		int rc = dbcache_build_set(in, n, out, &damaged);
 
 		free(in);
 		if (rc < 0)
-			return damaged ? FTANA_EXIT_DAMAGED : FTANA_EXIT_ERROR;
+			return damaged ? CMD_EXIT_DAMAGED : CMD_EXIT_ERROR;
 		printf("%s\n", out);
-		return damaged ? FTANA_EXIT_DAMAGED : FTANA_EXIT_OK;
+		return damaged ? CMD_EXIT_DAMAGED : CMD_EXIT_OK;
 	}
-	db = ftana_open_set(in, n, &damaged);
+	db = dbcache_open_set(in, n, &damaged);
 	free(in);
 	if (!db)
-		return damaged ? FTANA_EXIT_DAMAGED : FTANA_EXIT_ERROR;
+		return damaged ? CMD_EXIT_DAMAGED : CMD_EXIT_ERROR;
 	printf("%s\n", sqlite3_db_filename(db, "main"));
 	sqlite3_close(db);
-	return damaged ? FTANA_EXIT_DAMAGED : FTANA_EXIT_OK;
+	return damaged ? CMD_EXIT_DAMAGED : CMD_EXIT_OK;
 }

@@ -9,13 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/diag.h"
-#include "analyze/ftana.h"
+#include "common/cmd.h"
+#include "common/msg.h"
+#include "common/out_file.h"
 #include "export/export.h"
-#include "analyze/out_file.h"
 #include "export/perfetto.h"
-#include "reports/report_front.h"
-#include "reports/report_util.h"
+#include "import/dbcache.h"
+#include "reports/report.h"
 
 static const char usage_text[] =
 	"usage: ftana export FILE -o OUT.json [--since T] [--until T] [-p PID] [-L TID]\n"
@@ -45,9 +45,6 @@ static const char usage_text[] =
 	"lost-event counters by the window only. Exit status: 0 ok, 1 error, 3 the capture is\n"
 	"damaged (the timeline covers what came before the damage).\n";
 
-/* The slice functions report through a report_def: this one gives them our prefix. */
-static const struct report_def export_def = { .name = "export", .prefix = "ftana export" };
-
 enum { OPT_SINCE = 0x100, OPT_UNTIL, OPT_CPU, OPT_INCLUDE_FTREC };
 
 static const struct option long_options[] = {
@@ -63,21 +60,9 @@ static const struct option long_options[] = {
 	{ 0 },
 };
 
-static int parse_id(struct report_ctx *ctx, const char *opt, const char *arg, int64_t *out)
+/* Options into the slice, FILE and OUT. 0, or -1 after a one-line error. */
+static int parse_args(struct slice *s, int argc, char **argv, const char **file, const char **out)
 {
-	char *end;
-	long long v = strtoll(arg, &end, 10);
-
-	if (end == arg || *end || v < 0 || v > INT32_MAX)
-		return report_error(ctx, "bad %s '%s' (a process or thread id)", opt, arg);
-	*out = v;
-	return 0;
-}
-
-/* Options into ctx (the slice) and *out. 0, or -1 after a one-line error. */
-static int parse_args(struct report_ctx *ctx, int argc, char **argv, const char **out)
-{
-	struct report_slice *s = &ctx->slice;
 	int c;
 
 	opterr = 0;
@@ -88,58 +73,60 @@ static int parse_args(struct report_ctx *ctx, int argc, char **argv, const char 
 		switch (c) {
 		case 'o':
 			if (*out)
-				return report_error(ctx, "-o given twice");
+				return msg_error("-o given twice");
 			*out = optarg;
 			break;
-		case OPT_SINCE: s->since_arg = optarg; rc = slice_check_time(ctx, "--since", optarg); break;
-		case OPT_UNTIL: s->until_arg = optarg; rc = slice_check_time(ctx, "--until", optarg); break;
-		case 'p': rc = parse_id(ctx, "-p", optarg, &s->pid); break;
-		case 'L': rc = parse_id(ctx, "-L", optarg, &s->tid); break;
-		case 'n': rc = slice_parse_comm(ctx, optarg); break;
-		case OPT_CPU: rc = slice_parse_cpus(ctx, optarg); break;
+		case OPT_SINCE: s->since_arg = optarg; rc = slice_check_time("--since", optarg); break;
+		case OPT_UNTIL: s->until_arg = optarg; rc = slice_check_time("--until", optarg); break;
+		case 'p': rc = slice_parse_id("-p", optarg, &s->pid); break;
+		case 'L': rc = slice_parse_id("-L", optarg, &s->tid); break;
+		case 'n': rc = slice_parse_comm(s, optarg); break;
+		case OPT_CPU: rc = slice_parse_cpus(s, optarg); break;
 		case OPT_INCLUDE_FTREC: s->include_ftrec = true; break;
 		case ':':
-			return report_error(ctx, "%s needs a value (see 'ftana export --help')",
+			return msg_error("%s needs a value (see 'ftana export --help')",
 					    argv[optind - 1]);
 		default:
-			return report_error(ctx, "unknown option '%s' (see 'ftana export --help')",
+			return msg_error("unknown option '%s' (see 'ftana export --help')",
 					    argv[optind - 1]);
 		}
 		if (rc)
 			return -1;
 	}
 	if (optind >= argc)
-		return report_error(ctx, "no FILE given (usage: ftana export FILE -o OUT.json)");
-	ctx->file = argv[optind++];
+		return msg_error("no FILE given (usage: ftana export FILE -o OUT.json)");
+	*file = argv[optind++];
 	if (optind < argc)
-		return report_error(ctx, "unexpected argument '%s' (one FILE only)", argv[optind]);
+		return msg_error("unexpected argument '%s' (one FILE only)", argv[optind]);
 	if (!*out)
-		return report_error(ctx, "no -o OUT.json given (usage: ftana export FILE -o OUT.json)");
+		return msg_error("no -o OUT.json given (usage: ftana export FILE -o OUT.json)");
 	return 0;
 }
 
 int cmd_export(int argc, char **argv)
 {
-	struct report_ctx ctx = { .def = &export_def, .fmt = OUT_TEXT, .slice = { .pid = -1, .tid = -1 } };
+	struct slice slice;
 	struct perfetto_counts counts;
-	const char *out = NULL;
+	const char *file = NULL, *out = NULL;
 	bool damaged = false;
 	struct out_file o;
-	int rc = FTANA_EXIT_ERROR;
+	sqlite3 *db = NULL;
+	int rc = CMD_EXIT_ERROR;
 
-	if (ftana_wants_help(argc, argv))
-		return ftana_usage(usage_text, true);
-	if (parse_args(&ctx, argc, argv, &out) < 0)
+	if (cmd_wants_help(argc, argv))
+		return cmd_usage(usage_text, true);
+	slice_init(&slice);
+	if (parse_args(&slice, argc, argv, &file, &out) < 0)
 		goto done;
-	ctx.db = ftana_open(ctx.file, &damaged);
-	if (!ctx.db) {
-		rc = damaged ? FTANA_EXIT_DAMAGED : FTANA_EXIT_ERROR;
+	db = dbcache_open(file, &damaged);
+	if (!db) {
+		rc = damaged ? CMD_EXIT_DAMAGED : CMD_EXIT_ERROR;
 		goto done;
 	}
-	report_sql_views(ctx.db); /* `calls`, `io`: TEMP, as `ftana sql` sees them */
-	if (slice_resolve(&ctx) < 0 || out_open(&o, out, ctx.file) < 0)
+	report_views_all(db); /* `calls`, `io`: TEMP, as `ftana sql` sees them */
+	if (slice_resolve(&slice, db) < 0 || out_open(&o, out, file) < 0)
 		goto done;
-	if (perfetto_write(ctx.db, ctx.file, &ctx.slice, o.f, &counts) < 0) {
+	if (perfetto_write(db, file, &slice, o.f, &counts) < 0) {
 		out_abort(&o);
 		goto done;
 	}
@@ -149,10 +136,10 @@ int cmd_export(int argc, char **argv)
 	       (unsigned long long)counts.cpu_slices, (unsigned long long)counts.call_slices,
 	       (unsigned long long)counts.io_slices, (unsigned long long)counts.markers,
 	       (unsigned long long)counts.lost_counters);
-	rc = damaged ? FTANA_EXIT_DAMAGED : FTANA_EXIT_OK;
+	rc = damaged ? CMD_EXIT_DAMAGED : CMD_EXIT_OK;
 done:
-	if (ctx.db)
-		sqlite3_close(ctx.db);
-	slice_free(&ctx.slice);
+	if (db)
+		sqlite3_close(db);
+	slice_free(&slice);
 	return rc;
 }

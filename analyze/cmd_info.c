@@ -5,10 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/ftana.h"
-#include "analyze/text_escape.h"
-#include "analyze/diag.h"
-#include "reports/report_front.h"
+#include "common/cmd.h"
+#include "common/msg.h"
+#include "common/text_escape.h"
+#include "import/dbcache.h"
+#include "reports/report.h"
+#include "store/db.h"
 
 static const char usage_text[] =
 	"usage: ftana info FILE...\n"
@@ -24,11 +26,11 @@ static int print_query(sqlite3 *db, const char *title, const char *sql)
 	int rc;
 
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-		ftana_error("%s\n", sqlite3_errmsg(db));
+		msg_error("%s", sqlite3_errmsg(db));
 		return -1;
 	}
 	printf("\n%s\n", title);
-	rc = ftana_print_rows(st, OUT_TEXT, stdout);
+	rc = print_rows(st, OUT_TEXT, stdout);
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -40,7 +42,7 @@ static int summary(sqlite3 *db)
 
 	if (sqlite3_prepare_v2(db, "SELECT key, value FROM info_summary WHERE value IS NOT NULL"
 			       " ORDER BY ord", -1, &st, NULL) != SQLITE_OK) {
-		ftana_error("%s\n", sqlite3_errmsg(db));
+		msg_error("%s", sqlite3_errmsg(db));
 		return -1;
 	}
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -62,11 +64,11 @@ static int set_lines(sqlite3 *db)
 	sqlite3_stmt *st;
 	int rc;
 
-	if (ftana_exec_sql_file(db, "schema/info_segments.sql") < 0)
+	if (db_exec_file(db, "schema/info_segments.sql") < 0)
 		return -1;
 	if (sqlite3_prepare_v2(db, "SELECT key, value FROM info_set WHERE value IS NOT NULL ORDER BY ord",
 			       -1, &st, NULL) != SQLITE_OK) {
-		ftana_error("%s\n", sqlite3_errmsg(db));
+		msg_error("%s", sqlite3_errmsg(db));
 		return -1;
 	}
 	bool any = false;
@@ -91,17 +93,17 @@ int cmd_info(int argc, char **argv)
 	sqlite3 *db;
 	int rc;
 
-	if (ftana_wants_help(argc, argv) || argc < 2)
-		return ftana_usage(usage_text, ftana_wants_help(argc, argv));
+	if (cmd_wants_help(argc, argv) || argc < 2)
+		return cmd_usage(usage_text, cmd_wants_help(argc, argv));
 	for (int i = 1; i < argc; i++)
 		if (argv[i][0] == '-' && argv[i][1]) {
-			ftana_error("unknown option '%s' (see 'ftana info --help')\n", argv[i]);
-			return FTANA_EXIT_ERROR;
+			msg_error("unknown option '%s' (see 'ftana info --help')", argv[i]);
+			return CMD_EXIT_ERROR;
 		}
-	db = report_open_inputs((const char *const *)argv + 1, (size_t)argc - 1, &damaged);
+	db = dbcache_open_inputs((const char *const *)argv + 1, (size_t)argc - 1, &damaged);
 	if (!db)
-		return damaged ? FTANA_EXIT_DAMAGED : FTANA_EXIT_ERROR;
-	rc = ftana_exec_sql_file(db, "schema/info.sql");
+		return damaged ? CMD_EXIT_DAMAGED : CMD_EXIT_ERROR;
+	rc = db_exec_file(db, "schema/info.sql");
 	if (!rc)
 		rc = summary(db);
 	if (!rc)
@@ -114,6 +116,6 @@ int cmd_info(int argc, char **argv)
 		rc = set_lines(db);
 	sqlite3_close(db);
 	if (rc < 0)
-		return FTANA_EXIT_ERROR;
-	return damaged ? FTANA_EXIT_DAMAGED : FTANA_EXIT_OK;
+		return CMD_EXIT_ERROR;
+	return damaged ? CMD_EXIT_DAMAGED : CMD_EXIT_OK;
 }

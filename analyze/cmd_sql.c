@@ -16,12 +16,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analyze/ftana.h"
-#include "reports/report_util.h"
-#include "analyze/sqlguard.h"
-#include "analyze/text_escape.h"
-#include "analyze/diag.h"
-#include "reports/report_front.h"
+#include "common/cmd.h"
+#include "common/msg.h"
+#include "common/text_escape.h"
+#include "import/dbcache.h"
+#include "reports/lost.h"
+#include "reports/report.h"
+#include "store/sqlguard.h"
 
 static const char usage_text[] =
 	"usage: ftana sql FILE... 'SELECT ...' [--csv|--json]\n"
@@ -35,14 +36,6 @@ static const char usage_text[] =
 	"the capture has their events. docs/SQL.md documents every table, view and column.\n"
 	"  --csv   CSV (RFC 4180)     --json  a JSON array of objects (one per statement)\n";
 
-static void sql_error(sqlite3 *db)
-{
-	/* the message may quote names from the file */
-	fprintf(stderr, "%s: ", diag_prefix());
-	text_fputs(stderr, sqlite3_errmsg(db));
-	fputc('\n', stderr);
-}
-
 /* Prepare every statement before running any: a refused one stops them all. */
 static int prepare_all(sqlite3 *db, const char *sql, sqlite3_stmt ***out, size_t *nr)
 {
@@ -53,15 +46,13 @@ static int prepare_all(sqlite3 *db, const char *sql, sqlite3_stmt ***out, size_t
 	while (tail && *tail) {
 		sqlite3_stmt *st = NULL, **grown;
 		char why[200];
-		int rc = ftana_prepare_user_sql(db, tail, &st, &tail, why, sizeof(why));
+		int rc = sqlguard_prepare_user(db, tail, &st, &tail, why, sizeof(why));
 
-		if (rc == -2) {
-			fprintf(stderr, "%s: refused: statement writes or attaches (", diag_prefix());
-			text_fputs(stderr, why);
-			fputs(")\n", stderr);
-		} else if (rc < 0) {
-			sql_error(db);
-		}
+		/* the messages may quote names from the file: msg_error escapes them */
+		if (rc == -2)
+			msg_error("refused: statement writes or attaches (%s)", why);
+		else if (rc < 0)
+			msg_error("%s", sqlite3_errmsg(db));
 		if (rc < 0)
 			goto fail;
 		if (!st)
@@ -69,7 +60,7 @@ static int prepare_all(sqlite3 *db, const char *sql, sqlite3_stmt ***out, size_t
 		grown = realloc(list, (n + 1) * sizeof(*list));
 		if (!grown) {
 			sqlite3_finalize(st);
-			ftana_error("out of memory\n");
+			msg_error("out of memory");
 			goto fail;
 		}
 		list = grown;
@@ -95,10 +86,10 @@ static int run_all(sqlite3 *db, const char *sql, enum out_format fmt)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
 		if (!rc) {
-			rc = sqlite3_column_count(list[i]) ? ftana_print_rows(list[i], fmt, stdout)
+			rc = sqlite3_column_count(list[i]) ? print_rows(list[i], fmt, stdout)
 							   : (sqlite3_step(list[i]) == SQLITE_DONE ? 0 : -1);
 			if (rc < 0)
-				sql_error(db);
+				msg_error("%s", sqlite3_errmsg(db));
 		}
 		sqlite3_finalize(list[i]);
 	}
@@ -116,48 +107,48 @@ int cmd_sql(int argc, char **argv)
 	sqlite3 *db;
 	int rc;
 
-	if (ftana_wants_help(argc, argv))
-		return free(operands), ftana_usage(usage_text, true);
+	if (cmd_wants_help(argc, argv))
+		return free(operands), cmd_usage(usage_text, true);
 	if (!operands) {
-		ftana_error("out of memory\n");
-		return FTANA_EXIT_ERROR;
+		msg_error("out of memory");
+		return CMD_EXIT_ERROR;
 	}
 	for (int i = 1; i < argc; i++) {
 		enum out_format f = !strcmp(argv[i], "--csv") ? OUT_CSV :
 				    !strcmp(argv[i], "--json") ? OUT_JSON : OUT_TEXT;
 
 		if (f != OUT_TEXT && fmt != OUT_TEXT && f != fmt) {
-			ftana_error("--csv and --json exclude each other: give one\n");
-			return free(operands), FTANA_EXIT_ERROR;
+			msg_error("--csv and --json exclude each other: give one");
+			return free(operands), CMD_EXIT_ERROR;
 		} else if (f != OUT_TEXT) {
 			fmt = f;
 		} else if (argv[i][0] == '-' && argv[i][1] && !n) {
-			ftana_error("unknown option '%s' (see 'ftana sql --help')\n", argv[i]);
-			return free(operands), FTANA_EXIT_ERROR;
+			msg_error("unknown option '%s' (see 'ftana sql --help')", argv[i]);
+			return free(operands), CMD_EXIT_ERROR;
 		} else {
 			operands[n++] = argv[i];
 		}
 	}
 	if (n < 2)
-		return free(operands), ftana_usage(usage_text, false);
+		return free(operands), cmd_usage(usage_text, false);
 	/* `ftana sql FILE 'SELECT' extra`: the SQL text taken for a file says so */
 	for (size_t i = 0; i + 1 < n; i++)
 		if (access(operands[i], F_OK) < 0) {
-			ftana_error("%s: %s (FILE... come first, the SQL text is the last "
-				    "argument)\n", operands[i], strerror(errno));
-			return free(operands), FTANA_EXIT_ERROR;
+			msg_error("%s: %s (FILE... come first, the SQL text is the last "
+				    "argument)", operands[i], strerror(errno));
+			return free(operands), CMD_EXIT_ERROR;
 		}
-	db = report_open_inputs(operands, n - 1, &damaged);
+	db = dbcache_open_inputs(operands, n - 1, &damaged);
 	if (!db) {
 		free(operands);
-		return damaged ? FTANA_EXIT_DAMAGED : FTANA_EXIT_ERROR;
+		return damaged ? CMD_EXIT_DAMAGED : CMD_EXIT_ERROR;
 	}
-	report_sql_views(db); /* `io` and other report views, TEMP: see report_util.h */
-	ftana_db_guard(db, GUARD_USER);
+	report_views_all(db); /* `io` and the other report views, TEMP (reports/report.h) */
+	sqlguard_set(db, GUARD_USER);
 	rc = run_all(db, operands[n - 1], fmt);
 	sqlite3_close(db);
 	free(operands);
 	if (rc < 0)
-		return FTANA_EXIT_ERROR;
-	return damaged ? FTANA_EXIT_DAMAGED : FTANA_EXIT_OK;
+		return CMD_EXIT_ERROR;
+	return damaged ? CMD_EXIT_DAMAGED : CMD_EXIT_OK;
 }

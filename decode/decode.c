@@ -249,7 +249,7 @@ struct dec *dec_open_set(const char *const *paths, size_t n, char *err, size_t e
 		goto fail;
 	d->stats.file_size = ftz_reader_file_size(r);
 	ftz_reader_trim(r); /* the scan's largest payload (kallsyms) is copied already */
-	if (dset_scan_rest(d, &cs, err, errlen) < 0) /* a ring's segments, a series' files */
+	if (decode_set_scan_rest(d, &cs, err, errlen) < 0) /* a ring's segments, a series' files */
 		goto fail;
 	if (!d->info && !d->damaged) {
 		snprintf(err, errlen, "%s: no INFO section: not a recording", path);
@@ -307,7 +307,7 @@ void dec_close(struct dec *d)
 	free(d->cpus);
 	free(d->heap);
 	ftz_reader_close(d->r);
-	dset_free(d);
+	decode_set_free(d);
 	dmeta_free(d);
 	free(d->info);
 	free(d->end);
@@ -358,7 +358,7 @@ static bool cursor_next_batch(struct dec *d, struct cursor *c)
 		rc = FTZ_READ_DAMAGE;
 		why = "PAGES batches held at once for all CPUs over " DEC_STR(DEC_MAX_BATCH_MIB) " MiB";
 	} else {
-		rc = ftz_reader_read_at(dset_reader(d, ref->file), c->sec_offset, &sec, &c->batch, &c->batch_cap, &why);
+		rc = ftz_reader_read_at(decode_set_reader(d, ref->file), c->sec_offset, &sec, &c->batch, &c->batch_cap, &why);
 		d->batch_bytes += c->batch_cap - cap_before;
 	}
 	if (rc != FTZ_READ_OK || !sec.data || ftz_parse_pages(&sec, &p) < 0) {
@@ -544,7 +544,7 @@ int dec_next(struct dec *d, struct dec_event *ev)
 	ev->type_id = (int)load_uint(c->ev, 2, d->big_endian);
 	ev->event = tep_find_event(d->tep, ev->type_id);
 	if (d->files_in)
-		dset_count(d, c->secs[c->next_sec - 1].file, ev);
+		decode_set_count(d, c->secs[c->next_sec - 1].file, ev);
 	return 1;
 }
 
@@ -587,6 +587,6 @@ const char *dec_info_text(const struct dec *d)
 const char *dec_end_text(struct dec *d)
 {
 	if (d->files_in)
-		return dset_end_text(d);
+		return decode_set_end_text(d);
 	return d->end ? d->end : "";
 }

@@ -109,11 +109,11 @@ struct cset;
 int dec_scan(struct dec *d, struct ftz_reader *r, char *err, size_t errlen);
 
 /* decode_set.c: the files after the first of a ring or series (capture_set.h). */
-int dset_scan_rest(struct dec *d, const struct cset *cs, char *err, size_t errlen);
-struct ftz_reader *dset_reader(struct dec *d, uint32_t file);
-void dset_count(struct dec *d, uint32_t file, const struct dec_event *ev);
-const char *dset_end_text(struct dec *d);
-void dset_free(struct dec *d);
+int decode_set_scan_rest(struct dec *d, const struct cset *cs, char *err, size_t errlen);
+struct ftz_reader *decode_set_reader(struct dec *d, uint32_t file);
+void decode_set_count(struct dec *d, uint32_t file, const struct dec_event *ev);
+const char *decode_set_end_text(struct dec *d);
+void decode_set_free(struct dec *d);
 
 /* 0, -ENOMEM, or -E2BIG when the files would exceed DEC_MAX_FILE_BYTES. */
 int dmeta_add_file(struct dec *d, const struct ftz_file *f);

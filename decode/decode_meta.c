@@ -225,7 +225,7 @@ int dmeta_load_tep(struct dec *d, char *err, size_t errlen)
 {
 	const char *text;
 	size_t len, nr_formats = 0;
-	struct tg_format *formats;
+	struct tep_guard_format *formats;
 	char (*systems)[128], sys[128];
 	char how[32];
 	int rc;
@@ -262,7 +262,7 @@ int dmeta_load_tep(struct dec *d, char *err, size_t errlen)
 
 		if (!format_file_system(f->name, systems[nr_formats], sizeof(systems[0])))
 			continue;
-		formats[nr_formats] = (struct tg_format){ .file = f->name,
+		formats[nr_formats] = (struct tep_guard_format){ .file = f->name,
 			.system = systems[nr_formats], .text = f->data, .len = f->len };
 		nr_formats++;
 	}
@@ -274,8 +274,8 @@ int dmeta_load_tep(struct dec *d, char *err, size_t errlen)
 	 * or crashes the parser, costs that event only. tep_parse_header_page wants
 	 * a writable buffer; our copy is ours.
 	 */
-	struct tg_header header = { .text = (char *)text, .len = len, .long_size = d->long_size };
-	rc = tg_parse_formats(d->tep, d->path, &header, formats, nr_formats);
+	struct tep_guard_header header = { .text = (char *)text, .len = len, .long_size = d->long_size };
+	rc = tep_guard_parse_formats(d->tep, d->path, &header, formats, nr_formats);
 	free(formats);
 	free(systems);
 	if (rc == -EINTR)
@@ -285,7 +285,7 @@ int dmeta_load_tep(struct dec *d, char *err, size_t errlen)
 			 d->path, strerror(-rc));
 	else if (rc && header.result == 2)
 		snprintf(err, errlen, "%s: events/header_page crashes libtraceevent (%s)",
-			 d->path, tg_death_text(&header.why, how, sizeof(how)));
+			 d->path, tep_guard_death_text(&header.why, how, sizeof(how)));
 	else if (rc)
 		snprintf(err, errlen, "%s: events/header_page cannot be parsed", d->path);
 	if (rc)
@@ -293,11 +293,11 @@ int dmeta_load_tep(struct dec *d, char *err, size_t errlen)
 	/* Checked line by line: libtraceevent's own reader over-reads bad lines. */
 	text = dec_file(d, "printk_formats", -1, NULL);
 	if (text && *text) {
-		size_t dropped = tg_register_printk_formats(d->tep, text);
+		size_t dropped = tep_guard_register_printk_formats(d->tep, text);
 
 		if (dropped)
-			tg_warn_once("%s: warning: %zu malformed printk_formats line%s "
-				"ignored\n", d->path, dropped, dropped == 1 ? "" : "s");
+			tep_guard_warn_once(d->path, "%zu malformed printk_formats line%s "
+				"ignored", dropped, dropped == 1 ? "" : "s");
 	}
 	text = dec_file(d, "/proc/kallsyms", -1, NULL);
 	if (text && *text)

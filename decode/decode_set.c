@@ -21,7 +21,7 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
-int dset_scan_rest(struct dec *d, const struct cset *cs, char *err, size_t errlen)
+int decode_set_scan_rest(struct dec *d, const struct cset *cs, char *err, size_t errlen)
 {
 	if (cs->n < 2 && !cs->ring)
 		return 0;
@@ -70,12 +70,12 @@ int dset_scan_rest(struct dec *d, const struct cset *cs, char *err, size_t errle
 	return 0;
 }
 
-struct ftz_reader *dset_reader(struct dec *d, uint32_t file)
+struct ftz_reader *decode_set_reader(struct dec *d, uint32_t file)
 {
 	return d->files_in && file < d->nr_files_in ? d->files_in[file].r : d->r;
 }
 
-void dset_count(struct dec *d, uint32_t file, const struct dec_event *ev)
+void decode_set_count(struct dec *d, uint32_t file, const struct dec_event *ev)
 {
 	struct dec_member *m = &d->files_in[file];
 
@@ -91,7 +91,7 @@ void dset_count(struct dec *d, uint32_t file, const struct dec_event *ev)
 	}
 }
 
-const char *dset_end_text(struct dec *d)
+const char *decode_set_end_text(struct dec *d)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -120,7 +120,7 @@ const char *dset_end_text(struct dec *d)
 	return text;
 }
 
-void dset_free(struct dec *d)
+void decode_set_free(struct dec *d)
 {
 	for (size_t i = 0; d->files_in && i < d->nr_files_in; i++) {
 		if (i && d->files_in[i].r)

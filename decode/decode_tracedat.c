@@ -43,7 +43,7 @@
 #include "decode/decode_int.h"
 #include "decode/ftrace_names.h"
 #include "decode/tep_guard.h"
-#include "analyze/diag.h"
+#include "common/msg.h"
 
 #define DAT_MAGIC "\x17\x08\x44tracing"
 #define DAT_MAGIC_LEN 10
@@ -137,7 +137,7 @@ static int add_kallsyms(struct dec *d)
 
 	if (stdout_of(print_funcs, d->tep, &funcs) < 0) {
 		/* only the symbols table is lost: function reports show addresses */
-		ftana_error("%s: warning: cannot list its kernel symbols\n", d->path);
+		msg_warn_at(d->path, "cannot list its kernel symbols");
 		return 0;
 	}
 	if (!funcs)
@@ -289,10 +289,10 @@ static int init_data(struct dec *d)
 static struct {
 	bool holding;
 	const char *path;          /* for warnings */
-	struct tg_format *formats; /* each .file is one malloc'ed block with the rest */
+	struct tep_guard_format *formats; /* each .file is one malloc'ed block with the rest */
 	size_t n, cap;
 	bool header_crashed;
-	struct tg_death header_why;
+	struct tep_guard_death header_why;
 } held;
 
 static void drop_held(void)
@@ -327,10 +327,10 @@ static int open_head(struct dec *d, const char *version, char *err, size_t errle
 		rc = -EBADMSG;
 	} else if (held.header_crashed) {
 		snprintf(err, errlen, "%s: header_page crashes libtraceevent (%s)", d->path,
-			 tg_death_text(&held.header_why, how, sizeof(how)));
+			 tep_guard_death_text(&held.header_why, how, sizeof(how)));
 		rc = -EBADMSG;
 	} else {
-		rc = tg_parse_formats(tracecmd_get_tep(d->dat->in), d->path, NULL, held.formats,
+		rc = tep_guard_parse_formats(tracecmd_get_tep(d->dat->in), d->path, NULL, held.formats,
 				      held.n);
 		if (rc == -EINTR)
 			snprintf(err, errlen, "%s: interrupted while parsing its formats", d->path);
@@ -434,7 +434,7 @@ int dat_next(struct dec *d, struct dec_event *ev)
 		t->done = true;
 		if (t->cmd_len && add_text(d, "saved_cmdlines", FTZ_PHASE_END, t->cmdlines,
 					   t->cmd_len) < 0)
-			ftana_error("%s: out of memory for saved_cmdlines\n", d->path);
+			msg_error("%s: out of memory for saved_cmdlines", d->path);
 		return 0;
 	}
 	t->rec = r;
@@ -484,7 +484,7 @@ int tep_parse_printk_formats(struct tep_handle *tep, const char *buf)
 {
 	if (!tep || !buf)
 		return -1;
-	tg_register_printk_formats(tep, buf);
+	tep_guard_register_printk_formats(tep, buf);
 	return 0;
 }
 
@@ -521,8 +521,8 @@ static enum tep_errno hold_format(const char *buf, unsigned long size, const cha
 	char *block;
 
 	if (sys_len > SYSTEM_NAME_MAX) {
-		tg_warn_once("%s: warning: an event system's name is longer than %d "
-			     "bytes; its events are skipped\n", held.path, SYSTEM_NAME_MAX);
+		tep_guard_warn_once(held.path, "an event system's name is longer than %d "
+			     "bytes; its events are skipped", SYSTEM_NAME_MAX);
 		return TEP_ERRNO__READ_FORMAT_FAILED;
 	}
 
@@ -538,7 +538,7 @@ static enum tep_errno hold_format(const char *buf, unsigned long size, const cha
 	}
 	if (held.n == held.cap) {
 		size_t cap = held.cap ? 2 * held.cap : 64;
-		struct tg_format *more = realloc(held.formats, cap * sizeof(*more));
+		struct tep_guard_format *more = realloc(held.formats, cap * sizeof(*more));
 
 		if (!more)
 			return TEP_ERRNO__MEM_ALLOC_FAILED;
@@ -554,7 +554,7 @@ static enum tep_errno hold_format(const char *buf, unsigned long size, const cha
 
 	memcpy(system, sys, sys_len + 1);
 	memcpy(text, buf, size);
-	held.formats[held.n++] = (struct tg_format){ .file = block, .system = system,
+	held.formats[held.n++] = (struct tep_guard_format){ .file = block, .system = system,
 		.text = text, .len = size };
 	return 0;
 }
@@ -591,7 +591,7 @@ int tep_parse_header_page(struct tep_handle *tep, char *buf, unsigned long size,
 
 	if (!c.real)
 		return -1;
-	if (held.holding && tg_survives(parse_header, &c, &held.header_why) != 0 &&
+	if (held.holding && tep_guard_survives(parse_header, &c, &held.header_why) != 0 &&
 	    (held.header_why.signal || held.header_why.hung)) {
 		/* a refusal is libtraceevent's to give, here too; a crash is not */
 		held.header_crashed = true;

@@ -24,25 +24,25 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "analyze/text_escape.h"
+#include "common/text_escape.h"
 #include "decode/tep_guard.h"
-#include "analyze/diag.h"
+#include "common/msg.h"
 
 /* Child exit codes: fn's own are 0..127. */
-#define TG_EXIT_HUNG 150
-#define TG_EXIT_SIGNAL 160 /* + signal number */
+#define TEP_GUARD_EXIT_HUNG 150
+#define TEP_GUARD_EXIT_SIGNAL 160 /* + signal number */
 
 #define REMOVED_PRINT_FMT "ftana: print fmt removed, it crashes libtraceevent"
 
-struct tg_progress *tg_progress_alloc(void)
+struct tep_guard_progress *tep_guard_progress_alloc(void)
 {
-	void *p = mmap(NULL, sizeof(struct tg_progress), PROT_READ | PROT_WRITE,
+	void *p = mmap(NULL, sizeof(struct tep_guard_progress), PROT_READ | PROT_WRITE,
 		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 
 	return p == MAP_FAILED ? NULL : p;
 }
 
-void tg_progress_free(struct tg_progress *p)
+void tep_guard_progress_free(struct tep_guard_progress *p)
 {
 	if (p)
 		munmap(p, sizeof(*p));
@@ -72,50 +72,38 @@ __attribute__((constructor)) static void warned_log_map(void)
 	warned_log = p == MAP_FAILED ? NULL : p; /* without it, warnings may repeat */
 }
 
-void tg_warn_once(const char *fmt, ...)
+void tep_guard_warn_once(const char *what, const char *fmt, ...)
 {
 	struct warned_log *log = warned_log;
 	uint64_t h = 0xcbf29ce484222325ull;
-	char *msg = NULL;
-	va_list ap;
-
 	char *body = NULL;
+	va_list ap;
 
 	va_start(ap, fmt);
 	if (vasprintf(&body, fmt, ap) < 0)
 		body = NULL;
 	va_end(ap);
-	/* the command's prefix (analyze/diag.h) before the file's name */
-	if (!body || asprintf(&msg, "%s: %s", diag_prefix(), body) < 0)
-		msg = NULL;
-	free(body);
-	if (!msg)
+	if (!body)
 		return;
-	for (const unsigned char *c = (const unsigned char *)msg; *c; c++)
+	/* the same warning about the same file, once per process tree */
+	for (const char *s = what; s && *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+	for (const unsigned char *c = (const unsigned char *)body; *c; c++)
 		h = (h ^ *c) * 0x100000001b3ull;
 	for (uint32_t i = 0; log && i < log->n && i < WARNED_MAX; i++)
 		if (log->hash[i] == h) {
-			free(msg);
+			free(body);
 			return;
 		}
-	{
-		/* names in the message come from the file: no raw control bytes on the
-		 * analyst's terminal (the message's own final newline is kept) */
-		size_t len = strlen(msg);
-		bool nl = len && msg[len - 1] == '\n';
-		char *safe = text_escape_n(msg, len - nl, TEXT_KEEP_TAB);
-
-		fprintf(stderr, "%s%s", safe ? safe : "ftana: warning (out of memory)", nl ? "\n" : "");
-		free(safe);
-	}
-	free(msg);
+	msg_warn_at(what, "%s", body);
+	free(body);
 	if (log && log->n < WARNED_MAX)
 		log->hash[log->n++] = h;
 }
 
 /* ---------------------------------------------------------------- the child */
 
-static struct tg_progress *child_progress;
+static struct tep_guard_progress *child_progress;
 static uint64_t watched_entries;
 static int stalled_ticks;
 
@@ -123,22 +111,22 @@ static int stalled_ticks;
 
 static void on_crash(int sig)
 {
-	_exit(TG_EXIT_SIGNAL + sig);
+	_exit(TEP_GUARD_EXIT_SIGNAL + sig);
 }
 
 /*
  * Every TICK_MS of the child's CPU time: a child still inside the same
- * libtraceevent call as one tick ago, for TG_STALL_MS of CPU time, is hung (a
+ * libtraceevent call as one tick ago, for TEP_GUARD_STALL_MS of CPU time, is hung (a
  * `%*d` width of 2^31 spins). CPU time, not wall time: a child waiting for a slow
  * reader of its output, or for a CPU on a loaded machine, is not hung.
  */
 static void on_tick(int sig)
 {
-	struct tg_progress *p = child_progress;
+	struct tep_guard_progress *p = child_progress;
 
-	if (p->current != TG_NONE && p->entries == watched_entries) {
-		if (++stalled_ticks >= TG_STALL_MS / TICK_MS)
-			_exit(TG_EXIT_HUNG);
+	if (p->current != TEP_GUARD_NONE && p->entries == watched_entries) {
+		if (++stalled_ticks >= TEP_GUARD_STALL_MS / TICK_MS)
+			_exit(TEP_GUARD_EXIT_HUNG);
 		return;
 	}
 	stalled_ticks = 0;
@@ -148,7 +136,7 @@ static void on_tick(int sig)
 /* Signals a child gets from outside (the terminal, kill), not from its own fault. */
 static const int outside_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 
-static void child_setup(struct tg_progress *p, bool quiet, pid_t parent)
+static void child_setup(struct tep_guard_progress *p, bool quiet, pid_t parent)
 {
 	static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT,
 					     SIGSYS, SIGTRAP };
@@ -162,7 +150,7 @@ static void child_setup(struct tg_progress *p, bool quiet, pid_t parent)
 	/* no orphan if the parent dies, also before prctl took effect */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
-		_exit(TG_EXIT_SIGNAL + SIGKILL);
+		_exit(TEP_GUARD_EXIT_SIGNAL + SIGKILL);
 	child_progress = p;
 	watched_entries = p->entries;
 	stalled_ticks = 0;
@@ -200,14 +188,14 @@ static void child_setup(struct tg_progress *p, bool quiet, pid_t parent)
 	}
 }
 
-int tg_run_child(int (*fn)(void *ctx, struct tg_progress *p), void *ctx,
-		 struct tg_progress *p, bool quiet, struct tg_death *why)
+int tep_guard_run_child(int (*fn)(void *ctx, struct tep_guard_progress *p), void *ctx,
+		 struct tep_guard_progress *p, bool quiet, struct tep_guard_death *why)
 {
 	pid_t pid, parent = getpid();
 	int status;
 
 	memset(why, 0, sizeof(*why));
-	p->current = TG_NONE;
+	p->current = TEP_GUARD_NONE;
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0)
@@ -233,10 +221,10 @@ int tg_run_child(int (*fn)(void *ctx, struct tg_progress *p), void *ctx,
 	int code = WEXITSTATUS(status);
 	if (code == 0)
 		return 0;
-	if (code == TG_EXIT_HUNG)
+	if (code == TEP_GUARD_EXIT_HUNG)
 		why->hung = true;
-	else if (code > TG_EXIT_SIGNAL && code <= TG_EXIT_SIGNAL + 64)
-		why->signal = code - TG_EXIT_SIGNAL;
+	else if (code > TEP_GUARD_EXIT_SIGNAL && code <= TEP_GUARD_EXIT_SIGNAL + 64)
+		why->signal = code - TEP_GUARD_EXIT_SIGNAL;
 	else
 		why->exit_code = code;
 	return 1;
@@ -247,31 +235,31 @@ struct survives {
 	void *ctx;
 };
 
-static int survives_child(void *ctx, struct tg_progress *p)
+static int survives_child(void *ctx, struct tep_guard_progress *p)
 {
 	const struct survives *s = ctx;
 	int rc;
 
-	tg_enter(p, 0, NULL);
+	tep_guard_enter(p, 0, NULL);
 	rc = s->fn(s->ctx);
-	tg_leave(p);
+	tep_guard_leave(p);
 	return rc ? 1 : 0;
 }
 
-int tg_survives(int (*fn)(void *ctx), void *ctx, struct tg_death *why)
+int tep_guard_survives(int (*fn)(void *ctx), void *ctx, struct tep_guard_death *why)
 {
-	struct tg_progress *p = tg_progress_alloc();
+	struct tep_guard_progress *p = tep_guard_progress_alloc();
 	struct survives s = { fn, ctx };
 	int rc;
 
 	if (!p)
 		return -ENOMEM;
-	rc = tg_run_child(survives_child, &s, p, true, why);
-	tg_progress_free(p);
+	rc = tep_guard_run_child(survives_child, &s, p, true, why);
+	tep_guard_progress_free(p);
 	return rc;
 }
 
-const char *tg_death_text(const struct tg_death *why, char *buf, size_t len)
+const char *tep_guard_death_text(const struct tep_guard_death *why, char *buf, size_t len)
 {
 	const char *abbrev = why->signal ? sigabbrev_np(why->signal) : NULL;
 
@@ -294,35 +282,35 @@ struct steps {
 	void *ctx;
 };
 
-static int steps_child(void *ctx, struct tg_progress *p)
+static int steps_child(void *ctx, struct tep_guard_progress *p)
 {
 	const struct steps *s = ctx;
 
 	for (size_t i = s->start; i < s->n; i++) {
-		tg_enter(p, i, NULL);
+		tep_guard_enter(p, i, NULL);
 		s->step(s->ctx, i);
-		tg_leave(p);
+		tep_guard_leave(p);
 		p->done = i + 1;
 	}
 	return 0;
 }
 
-int tg_guarded_steps(size_t n, int (*step)(void *ctx, size_t i), void *ctx,
-		     int *result, struct tg_death *deaths)
+int tep_guard_guarded_steps(size_t n, int (*step)(void *ctx, size_t i), void *ctx,
+		     int *result, struct tep_guard_death *deaths)
 {
-	struct tg_progress *p = tg_progress_alloc();
+	struct tep_guard_progress *p = tep_guard_progress_alloc();
 	struct steps s = { .start = 0, .n = n, .step = step, .ctx = ctx };
 
 	if (!p)
 		return -ENOMEM;
 	while (s.start < n) {
-		struct tg_death why;
+		struct tep_guard_death why;
 		int rc;
 
 		p->done = s.start;
-		rc = tg_run_child(steps_child, &s, p, true, &why);
+		rc = tep_guard_run_child(steps_child, &s, p, true, &why);
 		if (rc < 0) {
-			tg_progress_free(p);
+			tep_guard_progress_free(p);
 			return rc;
 		}
 		/* The child ran [start, end) on the state we have now: so can we. */
@@ -333,11 +321,11 @@ int tg_guarded_steps(size_t n, int (*step)(void *ctx, size_t i), void *ctx,
 			result[i] = step(ctx, i);
 		if (end == n)
 			break;
-		result[end] = TG_STEP_CRASHED;
+		result[end] = TEP_GUARD_STEP_CRASHED;
 		deaths[end] = why;
 		s.start = end + 1;
 	}
-	tg_progress_free(p);
+	tep_guard_progress_free(p);
 	return 0;
 }
 
@@ -347,8 +335,8 @@ int tg_guarded_steps(size_t n, int (*step)(void *ctx, size_t i), void *ctx,
 
 struct format_pass {
 	struct tep_handle *tep;
-	struct tg_header *header;
-	const struct tg_format *f;
+	struct tep_guard_header *header;
+	const struct tep_guard_format *f;
 	const size_t *which;     /* indexes into f, or HEADER_STEP */
 	char **texts;            /* replacement texts, or NULL: f's own */
 };
@@ -361,14 +349,14 @@ static int parse_step(void *ctx, size_t i)
 		return tep_parse_header_page(fp->tep, fp->header->text, fp->header->len,
 					     fp->header->long_size) ? -1 : 0;
 
-	const struct tg_format *f = &fp->f[fp->which[i]];
+	const struct tep_guard_format *f = &fp->f[fp->which[i]];
 	const char *text = fp->texts ? fp->texts[i] : f->text;
 	size_t len = fp->texts ? strlen(text) : f->len;
 
 	return tep_parse_event(fp->tep, text, len, f->system) ? -1 : 0;
 }
 
-char *tg_without_print_fmt(const char *text, size_t len)
+char *tep_guard_without_print_fmt(const char *text, size_t len)
 {
 	static const char tail[] = "print fmt: \"" REMOVED_PRINT_FMT "\"\n";
 	const char *at = NULL;
@@ -400,17 +388,17 @@ static const char *event_label(const char *file, char *buf, size_t len)
 	return buf;
 }
 
-static int run_pass(struct format_pass *fp, size_t n, int **result, struct tg_death **deaths)
+static int run_pass(struct format_pass *fp, size_t n, int **result, struct tep_guard_death **deaths)
 {
 	*result = calloc(n ? n : 1, sizeof(**result));
 	*deaths = calloc(n ? n : 1, sizeof(**deaths));
 	if (!*result || !*deaths)
 		return -ENOMEM;
-	return tg_guarded_steps(n, parse_step, fp, *result, *deaths);
+	return tep_guard_guarded_steps(n, parse_step, fp, *result, *deaths);
 }
 
-int tg_parse_formats(struct tep_handle *tep, const char *path, struct tg_header *header,
-		     const struct tg_format *f, size_t n)
+int tep_guard_parse_formats(struct tep_handle *tep, const char *path, struct tep_guard_header *header,
+		     const struct tep_guard_format *f, size_t n)
 {
 	struct format_pass first = { .tep = tep, .header = header, .f = f },
 			   second = { .tep = tep, .f = f };
@@ -418,7 +406,7 @@ int tg_parse_formats(struct tep_handle *tep, const char *path, struct tg_header 
 	size_t *all = calloc(n + 1, sizeof(*all)), *crashed = NULL, nr_crashed = 0;
 	size_t steps_before = header ? 1 : 0;
 	int *res1 = NULL, *res2 = NULL, rc;
-	struct tg_death *dead1 = NULL, *dead2 = NULL;
+	struct tep_guard_death *dead1 = NULL, *dead2 = NULL;
 	char label[256], why[32];
 
 	if (!all)
@@ -431,7 +419,7 @@ int tg_parse_formats(struct tep_handle *tep, const char *path, struct tg_header 
 	if (rc < 0)
 		goto out;
 	if (header) {
-		header->result = res1[0] == TG_STEP_CRASHED ? 2 : res1[0] ? 1 : 0;
+		header->result = res1[0] == TEP_GUARD_STEP_CRASHED ? 2 : res1[0] ? 1 : 0;
 		header->why = dead1[0];
 		if (header->result) {
 			rc = 1;
@@ -449,17 +437,17 @@ int tg_parse_formats(struct tep_handle *tep, const char *path, struct tg_header 
 	}
 	for (size_t i = 0; i < n; i++) {
 		if (res1[i] == -1) /* refused, not crashed: that event's fields are lost */
-			tg_warn_once("%s: warning: cannot parse %s\n", path, f[i].file);
-		if (res1[i] != TG_STEP_CRASHED)
+			tep_guard_warn_once(path, "cannot parse %s", f[i].file);
+		if (res1[i] != TEP_GUARD_STEP_CRASHED)
 			continue;
-		second.texts[nr_crashed] = tg_without_print_fmt(f[i].text, f[i].len);
+		second.texts[nr_crashed] = tep_guard_without_print_fmt(f[i].text, f[i].len);
 		if (second.texts[nr_crashed]) {
 			crashed[nr_crashed++] = i;
 			continue;
 		}
-		tg_warn_once("%s: warning: event %s: format crashes libtraceevent (%s); "
-			"skipped\n", path, event_label(f[i].file, label, sizeof(label)),
-			tg_death_text(&dead1[i], why, sizeof(why)));
+		tep_guard_warn_once(path, "event %s: format crashes libtraceevent (%s); "
+			"skipped", event_label(f[i].file, label, sizeof(label)),
+			tep_guard_death_text(&dead1[i], why, sizeof(why)));
 	}
 	/* Second chance without the print fmt: the event keeps its table and fields. */
 	second.which = crashed;
@@ -470,14 +458,13 @@ int tg_parse_formats(struct tep_handle *tep, const char *path, struct tg_header 
 		size_t i = crashed[k];
 
 		event_label(f[i].file, label, sizeof(label));
-		tg_death_text(&dead1[i], why, sizeof(why));
+		tep_guard_death_text(&dead1[i], why, sizeof(why));
 		if (res2[k] == 0)
-			tg_warn_once("%s: warning: event %s: its print fmt crashes "
-				"libtraceevent (%s); its fields are kept and printed without it\n",
-				path, label, why);
+			tep_guard_warn_once(path, "event %s: its print fmt crashes "
+				"libtraceevent (%s); its fields are kept and printed without it", label, why);
 		else
-			tg_warn_once("%s: warning: event %s: format crashes libtraceevent "
-				"(%s); skipped\n", path, label, why);
+			tep_guard_warn_once(path, "event %s: format crashes libtraceevent "
+				"(%s); skipped", label, why);
 	}
 out:
 	for (size_t k = 0; second.texts && k < nr_crashed; k++)
@@ -492,7 +479,7 @@ out:
 	return rc;
 }
 
-bool tg_print_fmt_removed(const struct tep_event *event)
+bool tep_guard_print_fmt_removed(const struct tep_event *event)
 {
 	return event && event->print_fmt.format &&
 	       !strcmp(event->print_fmt.format, REMOVED_PRINT_FMT);
@@ -531,7 +518,7 @@ static bool printk_line(const char *line, size_t n, unsigned long long *addr,
 	return true;
 }
 
-size_t tg_register_printk_formats(struct tep_handle *tep, const char *text)
+size_t tep_guard_register_printk_formats(struct tep_handle *tep, const char *text)
 {
 	size_t dropped = 0;
 	char *buf = NULL;
@@ -575,7 +562,7 @@ size_t tg_register_printk_formats(struct tep_handle *tep, const char *text)
 
 /* ---------------------------------------------------------------- fields, by our own code */
 
-bool tg_read_field(struct tep_handle *tep, const struct tep_format_field *f, const void *data,
+bool tep_guard_read_field(struct tep_handle *tep, const struct tep_format_field *f, const void *data,
 		   int size, unsigned long long *val)
 {
 	if (f->offset < 0 || size < 0 || (int64_t)f->offset + f->size > size)
@@ -596,7 +583,7 @@ static bool array_bytes(struct tep_handle *tep, const struct tep_format_field *f
 		unsigned long long v;
 
 		loc.size = 4;
-		if (!tg_read_field(tep, &loc, data, size, &v))
+		if (!tep_guard_read_field(tep, &loc, data, size, &v))
 			return false;
 		*off = v & 0xffff;
 		*len = v >> 16;
@@ -645,7 +632,7 @@ static void print_field(struct trace_seq *s, struct tep_handle *tep,
 				trace_seq_printf(s, "%s%02x", i ? ", " : "", data[off + i]);
 			trace_seq_putc(s, ']');
 		}
-	} else if (!tg_read_field(tep, f, data, size, &v)) {
+	} else if (!tep_guard_read_field(tep, f, data, size, &v)) {
 		trace_seq_puts(s, "<outside the record>");
 	} else if (f->flags & (TEP_FIELD_IS_POINTER | TEP_FIELD_IS_LONG)) {
 		trace_seq_printf(s, "0x%llx", v);
@@ -658,7 +645,7 @@ static void print_field(struct trace_seq *s, struct tep_handle *tep,
 	}
 }
 
-void tg_print_fields(struct trace_seq *s, struct tep_event *event, const void *data,
+void tep_guard_print_fields(struct trace_seq *s, struct tep_event *event, const void *data,
 		     int size)
 {
 	for (struct tep_format_field *f = event->format.fields; f; f = f->next) {

@@ -5,7 +5,7 @@
  *   perfetto.c        `ftana export`: Trace Event Format JSON (Perfetto UI, chrome://tracing)
  *   tracedat_write.c  `ftana convert`: trace-cmd's trace.dat (version 6)
  *   out_file.c        the output's temp file and rename (out_file.h)
- * Both return an FTANA_EXIT_* status after printing any error as one line.
+ * Both return an CMD_EXIT_* status after printing any error as one line.
  */
 #ifndef EXPORT_H
 #define EXPORT_H

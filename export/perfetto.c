@@ -25,10 +25,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/diag.h"
-#include "analyze/ftana.h"
+#include "common/cmd.h"
+#include "common/msg.h"
 #include "export/perfetto.h"
-#include "reports/report_front.h"
+#include "reports/report.h"
 
 /*
  * Tracks that are no task get ids above any pid the kernel gives (PID_MAX_LIMIT
@@ -43,7 +43,7 @@
 struct tef {
 	FILE *out;
 	sqlite3 *db;
-	const struct report_slice *slice; /* NULL: the whole capture */
+	const struct slice *slice; /* NULL: the whole capture */
 	bool first;                       /* no event written yet */
 	int64_t first_ts, last_ts;        /* the capture's (meta) */
 	struct perfetto_counts counts;
@@ -65,7 +65,7 @@ static void ev_begin(struct tef *t, const char *ph, const char *name, int64_t pi
 	fputs(t->first ? "\n" : ",\n", t->out);
 	t->first = false;
 	fprintf(t->out, "{\"ph\":\"%s\",\"name\":", ph);
-	ftana_json_string(t->out, name ? name : "");
+	print_json_string(t->out, name ? name : "");
 	fprintf(t->out, ",\"pid\":%" PRId64, pid);
 	if (tid >= 0)
 		fprintf(t->out, ",\"tid\":%" PRId64, tid);
@@ -81,7 +81,7 @@ static void put_meta(struct tef *t, const char *what, int64_t pid, int64_t tid, 
 {
 	ev_begin(t, "M", what, pid, tid);
 	fputs(",\"args\":{\"name\":", t->out);
-	ftana_json_string(t->out, name);
+	print_json_string(t->out, name);
 	fputs("}}", t->out);
 }
 
@@ -96,7 +96,7 @@ static sqlite3_stmt *prepare(struct tef *t, const char *sql)
 	sqlite3_stmt *st = NULL;
 
 	if (sqlite3_prepare_v2(t->db, sql, -1, &st, NULL) != SQLITE_OK) {
-		ftana_error("%s\n", sqlite3_errmsg(t->db));
+		msg_error("%s", sqlite3_errmsg(t->db));
 		return NULL;
 	}
 	return st;
@@ -105,7 +105,7 @@ static sqlite3_stmt *prepare(struct tef *t, const char *sql)
 static int finish(struct tef *t, sqlite3_stmt *st, int rc)
 {
 	if (rc != SQLITE_DONE) {
-		ftana_error("%s\n", sqlite3_errmsg(t->db));
+		msg_error("%s", sqlite3_errmsg(t->db));
 		sqlite3_finalize(st);
 		return -1;
 	}
@@ -399,7 +399,7 @@ static int put_calls(struct tef *t)
 			w.tid = pid ? pid : IDLE_TID(cpu);
 		}
 		if (push_call(&w, st) < 0) {
-			ftana_error("out of memory\n");
+			msg_error("out of memory");
 			rc = SQLITE_NOMEM;
 			break;
 		}
@@ -464,7 +464,7 @@ static int put_io(struct tef *t)
 			",\"error\":%" PRId64 ",\"lat_ns\":%" PRId64 ",\"comm\":",
 			col(st, 8), col(st, 7), pid,
 			col(st, 11), col(st, 13));
-		ftana_json_string(t->out, (const char *)sqlite3_column_text(st, 10));
+		print_json_string(t->out, (const char *)sqlite3_column_text(st, 10));
 		fputs("}}", t->out);
 		if (queued) {
 			put_async(t, "b", "queue", DEV_PID(dev_index), id, start);
@@ -511,7 +511,7 @@ static int put_markers(struct tef *t)
 		ev_begin(t, "i", name, pid ? col(st, 3) : 0, pid ? pid : IDLE_TID(cpu));
 		ev_ts(t, "ts", ts);
 		fputs(",\"s\":\"t\",\"cat\":\"marker\",\"args\":{\"text\":", t->out);
-		ftana_json_string(t->out, text);
+		print_json_string(t->out, text);
 		fprintf(t->out, ",\"cpu\":%" PRId64 "}}", cpu);
 		t->counts.markers++;
 	}
@@ -565,7 +565,7 @@ static int64_t meta_int(struct tef *t, const char *key, int64_t dflt)
 	return v;
 }
 
-int perfetto_write(sqlite3 *db, const char *file, const struct report_slice *slice, FILE *out,
+int perfetto_write(sqlite3 *db, const char *file, const struct slice *slice, FILE *out,
 		   struct perfetto_counts *counts)
 {
 	struct tef t = { .out = out, .db = db, .slice = slice, .first = true };
@@ -574,8 +574,8 @@ int perfetto_write(sqlite3 *db, const char *file, const struct report_slice *sli
 	t.first_ts = meta_int(&t, "first_ts", 0);
 	t.last_ts = meta_int(&t, "last_ts", t.first_ts);
 	fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"source\":", out);
-	ftana_json_string(out, file);
-	fputs(",\"exporter\":\"ftana " FTANA_VERSION "\"},\"traceEvents\":[", out);
+	print_json_string(out, file);
+	fputs(",\"exporter\":\"ftana " CMD_VERSION "\"},\"traceEvents\":[", out);
 	put_pseudo_names(&t, nr_cpus(&t));
 	rc = put_task_names(&t);
 	if (!rc)

@@ -6,8 +6,9 @@
 #include <sqlite3.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "reports/slice.h"
 
-struct report_slice;
+struct slice;
 
 /* What went into the document (the command's summary, and tests). */
 struct perfetto_counts {
@@ -19,7 +20,7 @@ struct perfetto_counts {
  * to out, limited to slice (NULL: everything). FILE names the source in the
  * document. 0, or -1 after a one-line error (the document is still closed).
  */
-int perfetto_write(sqlite3 *db, const char *file, const struct report_slice *slice, FILE *out,
+int perfetto_write(sqlite3 *db, const char *file, const struct slice *slice, FILE *out,
 		   struct perfetto_counts *counts);
 
 #endif

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/ftana.h"
 #include "decode/decode.h"
 #include "export/tracedat_comms.h"
+#include "import/dbcache.h"
 
 static int cmp_int(const void *a, const void *b)
 {
@@ -72,7 +72,7 @@ char *tracedat_cmdlines(const struct dec *d, const char *in, size_t *len, bool *
 	/* the database (cached beside IN; a damaged IN gives what came before, and
 	 * ftana_open has said so) */
 	*damaged = false;
-	db = ftana_open(in, damaged);
+	db = dbcache_open(in, damaged);
 	if (db && (pids = listed_pids(file ? file : "", file_len, &nr), !file_len || pids) &&
 	    sqlite3_prepare_v2(db, "SELECT pid, comm FROM tasks WHERE comm IS NOT NULL ORDER BY pid",
 			       -1, &st, NULL) == SQLITE_OK) {

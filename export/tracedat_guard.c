@@ -5,10 +5,10 @@
  *
  * trace-cmd runs libtraceevent on the formats and records without the guard ftana
  * has (decode/tep_guard.c). A print fmt that kills libtraceevent while parsing is
- * known from ftana's own guarded parse (tg_print_fmt_removed); one that kills it
+ * known from ftana's own guarded parse (tep_guard_print_fmt_removed); one that kills it
  * only while printing a record (`REC->x / 0`, a huge __print_hex length) is known
  * only by printing. So every event is printed here once, as trace-cmd prints it
- * (line header, then the text), in a forked child (tg_run_child); when the child
+ * (line header, then the text), in a forked child (tep_guard_run_child); when the child
  * dies inside libtraceevent, the event type it was printing is demoted one level
  * and printing goes on after the last event that got through:
  *   level 1: its print fmt is left out of the trace.dat (the header still prints);
@@ -23,8 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/diag.h"
-#include "analyze/text_escape.h"
+#include "common/msg.h"
+#include "common/text_escape.h"
 #include "decode/tep_guard.h"
 #include "export/tracedat_guard.h"
 
@@ -49,7 +49,7 @@ int tdg_level(const struct tdg *g, const struct tep_event *event)
 }
 
 /* In the child: print from the decoder's position to the end. */
-static int probe_child(void *ctx, struct tg_progress *p)
+static int probe_child(void *ctx, struct tep_guard_progress *p)
 {
 	struct tdg *g = ctx;
 	struct tep_handle *tep = dec_tep(g->d);
@@ -62,12 +62,12 @@ static int probe_child(void *ctx, struct tg_progress *p)
 
 		if (level < TDG_LEFT_OUT) {
 			trace_seq_reset(&s);
-			tg_enter(p, g->pos, ev.event);
+			tep_guard_enter(p, g->pos, ev.event);
 			tep_print_event(tep, &s, ev.record, "%s-%d %d %s", TEP_PRINT_COMM, TEP_PRINT_PID,
 					TEP_PRINT_CPU, TEP_PRINT_LATENCY);
 			if (level < TDG_NO_PRINT_FMT)
 				tep_print_event(tep, &s, ev.record, "%s", TEP_PRINT_INFO);
-			tg_leave(p);
+			tep_guard_leave(p);
 		}
 		p->done = ++g->pos;
 	}
@@ -78,7 +78,7 @@ static int probe_child(void *ctx, struct tg_progress *p)
 /* One level down (WHY: the child's death), or straight to TDG_LEFT_OUT (WHY NULL:
  * a field outside any record). One warning either way. */
 static int demote(struct tdg *g, const struct tep_event *event, const char *in,
-		  const struct tg_death *why)
+		  const struct tep_guard_death *why)
 {
 	char how[32] = "";
 	size_t i;
@@ -97,13 +97,9 @@ static int demote(struct tdg *g, const struct tep_event *event, const char *in,
 		return -1; /* not printed at that level: cannot have crashed */
 	g->list[i].level = why ? g->list[i].level + 1 : TDG_LEFT_OUT;
 	if (why)
-		tg_death_text(why, how, sizeof(how));
-	/* the names are the file's: escaped for the terminal */
-	ftana_error("%s: warning: event ", in);
-	text_fputs(stderr, event->system);
-	fputc(':', stderr);
-	text_fputs(stderr, event->name);
-	fprintf(stderr, ": %s%s%s: %s\n",
+		tep_guard_death_text(why, how, sizeof(how));
+	/* the names are the file's: the message path escapes them */
+	msg_warn_at(in, "event %s:%s: %s%s%s: %s", event->system, event->name,
 		why ? "printing it crashes libtraceevent (" : "a field lies outside any record",
 		how, why ? ")" : "",
 		g->list[i].level == TDG_NO_PRINT_FMT ? "its print fmt is left out of the trace.dat"
@@ -135,36 +131,36 @@ static int demote_misfits(struct tdg *g, uint32_t page_size, const char *in)
 
 struct tdg *tdg_probe(struct dec *d, uint32_t page_size, const char *in)
 {
-	struct tg_progress *p = tg_progress_alloc();
+	struct tep_guard_progress *p = tep_guard_progress_alloc();
 	struct tdg *g = calloc(1, sizeof(*g));
 	struct dec_event ev;
 
 	if (!p || !g) {
-		ftana_error("out of memory\n");
+		msg_error("out of memory");
 		goto fail;
 	}
 	g->d = d;
 	if (demote_misfits(g, page_size, in) < 0) {
-		ftana_error("out of memory\n");
+		msg_error("out of memory");
 		goto fail;
 	}
 	for (;;) {
-		struct tg_death why;
+		struct tep_guard_death why;
 		char how[32];
 		int r;
 
 		p->done = g->pos;
-		r = tg_run_child(probe_child, g, p, true, &why);
+		r = tep_guard_run_child(probe_child, g, p, true, &why);
 		if (r == 0)
 			break;
 		if (r < 0) {
-			ftana_error("%s: cannot start a process to try the events in: %s\n", in,
+			msg_error("%s: cannot start a process to try the events in: %s", in,
 				    strerror(-r));
 			goto fail;
 		}
-		if (p->current == TG_NONE || !p->event) { /* not in libtraceevent: our bug */
-			ftana_error("%s: trying the events stopped after %llu (%s)\n", in,
-				    (unsigned long long)p->done, tg_death_text(&why, how, sizeof(how)));
+		if (p->current == TEP_GUARD_NONE || !p->event) { /* not in libtraceevent: our bug */
+			msg_error("%s: trying the events stopped after %llu (%s)", in,
+				    (unsigned long long)p->done, tep_guard_death_text(&why, how, sizeof(how)));
 			goto fail;
 		}
 		if (demote(g, (const struct tep_event *)p->event, in, &why) < 0)
@@ -173,10 +169,10 @@ struct tdg *tdg_probe(struct dec *d, uint32_t page_size, const char *in)
 		while (g->pos < p->done && dec_next(d, &ev) > 0)
 			g->pos++;
 	}
-	tg_progress_free(p);
+	tep_guard_progress_free(p);
 	return g;
 fail:
-	tg_progress_free(p);
+	tep_guard_progress_free(p);
 	tdg_free(g);
 	return NULL;
 }

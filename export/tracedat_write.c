@@ -23,12 +23,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/diag.h"
-#include "analyze/ftana.h"
+#include "common/cmd.h"
+#include "common/msg.h"
+#include "common/out_file.h"
 #include "decode/decode.h"
 #include "decode/tep_guard.h"
 #include "export/export.h"
-#include "analyze/out_file.h"
 #include "export/tracedat_comms.h"
 #include "export/tracedat_guard.h"
 #include "ftz.h"
@@ -162,8 +162,8 @@ static bool format_to_write(const struct tdw *w, const struct dec_file *f, const
 		return false;
 	*text = f->data;
 	*len = f->len;
-	if (tg_print_fmt_removed(ev) || tdg_level(w->guard, ev) == TDG_NO_PRINT_FMT) {
-		*owned = tg_without_print_fmt(f->data, f->len);
+	if (tep_guard_print_fmt_removed(ev) || tdg_level(w->guard, ev) == TDG_NO_PRINT_FMT) {
+		*owned = tep_guard_without_print_fmt(f->data, f->len);
 		if (!*owned)
 			return false;
 		*text = *owned;
@@ -356,7 +356,7 @@ static int index_batches(struct tdw *w)
 		}
 		w->page_size = p.page_size;
 		if (add_batch(w, &sec, &p) < 0) {
-			ftana_error("out of memory\n");
+			msg_error("out of memory");
 			return -1;
 		}
 	}
@@ -395,7 +395,7 @@ static int put_cpu_pages(struct tdw *w, unsigned cpu, uint64_t *size, uint64_t *
 		if (ftz_reader_read_at(w->r, c->offsets[i], &sec, &w->batch, &w->batch_cap,
 				       &why) != FTZ_READ_OK || ftz_parse_pages(&sec, &p) < 0) {
 			/* it was read in the first pass: the file changed under us */
-			ftana_error("%s: changed while being read (%s)\n", w->in, why ? why : "PAGES");
+			msg_error("%s: changed while being read (%s)", w->in, why ? why : "PAGES");
 			return -1;
 		}
 		for (uint32_t pg = 0; pg < p.nr_pages; pg++) {
@@ -441,8 +441,8 @@ static int put_cpu_data(struct tdw *w)
 			return -1;
 	}
 	if (bad_pages)
-		ftana_error("%s: warning: %llu sub-buffer%s with an impossible size left out\n",
-			    w->in, (unsigned long long)bad_pages, bad_pages == 1 ? "" : "s");
+		msg_warn_at(w->in, "%llu sub-buffer%s with an impossible size left out",
+			     (unsigned long long)bad_pages, bad_pages == 1 ? "" : "s");
 	return 0;
 }
 
@@ -455,13 +455,13 @@ static int open_input(struct tdw *w)
 
 	w->r = ftz_reader_open(w->in, err, sizeof(err));
 	if (!w->r) {
-		ftana_error("%s\n", err);
-		return FTANA_EXIT_ERROR;
+		msg_error("%s", err);
+		return CMD_EXIT_ERROR;
 	}
 	w->dec = dec_open(w->in, err, sizeof(err));
 	if (!w->dec) {
-		ftana_error("%s\n", err);
-		return errno == EBADMSG ? FTANA_EXIT_DAMAGED : FTANA_EXIT_ERROR;
+		msg_error("%s", err);
+		return errno == EBADMSG ? CMD_EXIT_DAMAGED : CMD_EXIT_ERROR;
 	}
 	info = dec_info_text(w->dec);
 	w->big_endian = ftz_kv_get(info, strlen(info), "endian", v, sizeof(v)) > 0 &&
@@ -470,10 +470,10 @@ static int open_input(struct tdw *w)
 	w->nr_cpus = dec_stats(w->dec)->nr_cpus;
 	w->cpus = calloc(w->nr_cpus ? w->nr_cpus : 1, sizeof(*w->cpus));
 	if (!w->cpus) {
-		ftana_error("out of memory\n");
-		return FTANA_EXIT_ERROR;
+		msg_error("out of memory");
+		return CMD_EXIT_ERROR;
 	}
-	return FTANA_EXIT_OK;
+	return CMD_EXIT_OK;
 }
 
 static void close_input(struct tdw *w)
@@ -510,13 +510,13 @@ int tracedat_convert(const char *in, const char *out)
 	int rc;
 
 	if (input_is_tracedat(in)) {
-		ftana_error("%s: is a trace-cmd trace.dat already: nothing to convert\n", in);
-		return FTANA_EXIT_ERROR;
+		msg_error("%s: is a trace-cmd trace.dat already: nothing to convert", in);
+		return CMD_EXIT_ERROR;
 	}
 	rc = open_input(&w);
-	if (rc == FTANA_EXIT_OK && index_batches(&w) < 0)
-		rc = FTANA_EXIT_ERROR;
-	if (rc == FTANA_EXIT_OK && !w.page_size) {
+	if (rc == CMD_EXIT_OK && index_batches(&w) < 0)
+		rc = CMD_EXIT_ERROR;
+	if (rc == CMD_EXIT_OK && !w.page_size) {
 		char v[32];
 		const char *info = dec_info_text(w.dec);
 
@@ -526,35 +526,35 @@ int tracedat_convert(const char *in, const char *out)
 		if (w.page_size < 64 || w.page_size > (1u << 24))
 			w.page_size = 4096;
 	}
-	if (rc == FTANA_EXIT_OK &&
+	if (rc == CMD_EXIT_OK &&
 	    !(w.cmdlines = tracedat_cmdlines(w.dec, in, &w.cmdlines_len, &db_warned))) {
-		ftana_error("out of memory\n");
-		rc = FTANA_EXIT_ERROR;
+		msg_error("out of memory");
+		rc = CMD_EXIT_ERROR;
 	}
 	/* after the comms: the database is built (or found) first, so that a capture too
 	 * hostile to import fails there, before every event is printed here */
-	if (rc == FTANA_EXIT_OK && !(w.guard = tdg_probe(w.dec, w.page_size, in)))
-		rc = FTANA_EXIT_ERROR;
-	if (rc == FTANA_EXIT_OK && out_open(&o, out, in) < 0)
-		rc = FTANA_EXIT_ERROR;
-	if (rc == FTANA_EXIT_OK) {
+	if (rc == CMD_EXIT_OK && !(w.guard = tdg_probe(w.dec, w.page_size, in)))
+		rc = CMD_EXIT_ERROR;
+	if (rc == CMD_EXIT_OK && out_open(&o, out, in) < 0)
+		rc = CMD_EXIT_ERROR;
+	if (rc == CMD_EXIT_OK) {
 		w.f = o.f;
 		put_header(&w);
 		if (put_cpu_data(&w) < 0 || ferror(w.f)) {
 			if (ferror(w.f))
-				ftana_error("%s: cannot write: %s\n", out, strerror(errno));
+				msg_error("%s: cannot write: %s", out, strerror(errno));
 			out_abort(&o);
-			rc = FTANA_EXIT_ERROR;
+			rc = CMD_EXIT_ERROR;
 		} else if (out_commit(&o) < 0) {
-			rc = FTANA_EXIT_ERROR;
+			rc = CMD_EXIT_ERROR;
 		}
 	}
-	if (rc == FTANA_EXIT_OK && w.damaged) {
+	if (rc == CMD_EXIT_OK && w.damaged) {
 		/* one warning: the database's, when it found the damage too */
 		if (!db_warned)
-			ftana_error("%s: warning: damaged at offset %llu (%s): %s holds what came before\n",
-				    in, (unsigned long long)w.damage_offset, w.damage_reason, out);
-		rc = FTANA_EXIT_DAMAGED;
+			msg_warn_at(in, "damaged at offset %llu (%s): %s holds what came before",
+				     (unsigned long long)w.damage_offset, w.damage_reason, out);
+		rc = CMD_EXIT_DAMAGED;
 	}
 	close_input(&w);
 	return rc;

@@ -16,9 +16,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "analyze/ftana.h"
+#include "common/msg.h"
 #include "import/import_int.h"
-#include "analyze/sql_files.h"
+#include "store/sql_files.h"
+#include "store/sqlguard.h"
 
 struct pending {
 	struct etable *t;       /* NULL: nothing waiting */
@@ -86,7 +87,8 @@ static void progress(struct importer *im, uint64_t events, double t0, bool last)
 	const struct dec_stats *s = dec_stats(im->dec);
 	double dt = now_s() - t0;
 
-	fprintf(stderr, "\rftana: pages %llu/%llu, %llu events, %.0f events/s%s",
+	/* a progress line on a terminal, redrawn in place: not a message */
+	fprintf(stderr, "\r%s: pages %llu/%llu, %llu events, %.0f events/s%s", msg_prefix(),
 		(unsigned long long)dec_pages_done(im->dec), (unsigned long long)s->nr_pages,
 		(unsigned long long)events, dt > 0 ? events / dt : 0.0, last ? "\n" : "");
 }
@@ -210,7 +212,7 @@ static int open_db(struct importer *im, const char *path)
 		snprintf(im->err, im->errlen, "%s: %s", path, sqlite3_errmsg(im->db));
 		return -EIO;
 	}
-	ftana_db_harden(im->db); /* defensive, trusted_schema off: sqlguard.h */
+	sqlguard_harden(im->db); /* defensive, trusted_schema off: sqlguard.h */
 	/* A half-built database is thrown away (the caller renames only a finished
 	 * one), so durability during the import buys nothing.  Defensive mode
 	 * refuses journal_mode=OFF (silently); an in-memory journal costs as little. */

@@ -31,7 +31,7 @@
 
 #include "import/import.h"
 #include "import/import_child.h"
-#include "analyze/diag.h"
+#include "common/msg.h"
 
 enum child_status { CHILD_OK = 0, CHILD_ERROR = 1, CHILD_DAMAGED_EMPTY = 2, CHILD_DAMAGED = 3 };
 
@@ -79,13 +79,13 @@ static enum child_status child_import(const char *const *inputs, size_t n, const
 	prctl(PR_SET_PDEATHSIG, SIGKILL); /* a parent killed with -9 takes its import along */
 	rc = import_ftz_set(inputs, n, tmp, isatty(STDERR_FILENO), &res, err, sizeof(err));
 	if (rc < 0) {
-		ftana_error("%s\n", err);
+		msg_error("%s", err);
 		return rc == -2 ? CHILD_DAMAGED_EMPTY : CHILD_ERROR;
 	}
 	test_hook();
 	if (res.damaged) {
-		ftana_error("%s: warning: damaged at offset %" PRIu64 " (%s); using the events before it\n",
-			ftz, res.damage_offset, res.damage_reason);
+		msg_warn_at(ftz, "damaged at offset %" PRIu64 " (%s); using the events before it",
+			 res.damage_offset, res.damage_reason);
 		return CHILD_DAMAGED;
 	}
 	return CHILD_OK;
@@ -129,7 +129,7 @@ int import_isolated_set(const char *const *inputs, size_t n, const char *tmp, bo
 	importer = pid;
 	sigprocmask(SIG_SETMASK, &unblocked, NULL);
 	if (pid < 0) {
-		ftana_error("%s: cannot start the import: %s\n", ftz, strerror(errno));
+		msg_error("%s: cannot start the import: %s", ftz, strerror(errno));
 	} else {
 		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 			;
@@ -149,11 +149,11 @@ int import_isolated_set(const char *const *inputs, size_t n, const char *tmp, bo
 		case CHILD_ERROR:
 			break; /* the child said why */
 		default: /* not ours: a sanitizer's report, an exit() in a library */
-			ftana_error("%s: the import ended with status %d; no database was built\n",
+			msg_error("%s: the import ended with status %d; no database was built",
 				ftz, WEXITSTATUS(status));
 		}
 	} else if (pid > 0 && WIFSIGNALED(status) && !stop_signal) {
-		ftana_error("%s: decoder crashed (signal %d, %s); no database was built\n",
+		msg_error("%s: decoder crashed (signal %d, %s); no database was built",
 			ftz, WTERMSIG(status), strsignal(WTERMSIG(status)));
 	}
 	/* finish (sign, rename) runs with the signals still deferred: a Ctrl-C now

@@ -28,7 +28,7 @@
 #include <strings.h>
 
 #include "import/import_int.h"
-#include "analyze/sql_files.h"
+#include "store/sql_files.h"
 
 #define NAME_KEEP 100   /* bytes of a long name kept before its hash */
 

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "import/import_int.h"
-#include "analyze/diag.h"
+#include "common/msg.h"
 
 static bool int_size(uint32_t size)
 {
@@ -122,8 +122,8 @@ static int plan_table(struct importer *im, struct etable *t)
 	while (fields && fields[n])
 		n++;
 	if (n > max_fields(im)) {
-		ftana_error("%s: warning: event %s:%s has %d fields; only the first %d"
-			" are imported\n", im->path, t->event->system, t->event->name, n,
+		msg_warn_at(im->path, "event %s:%s has %d fields; only the first %d"
+			" are imported", t->event->system, t->event->name, n,
 			max_fields(im));
 		n = max_fields(im);
 	}
@@ -154,8 +154,8 @@ static void mark_duplicate_ids(struct importer *im)
 			dups++;
 		}
 	if (dups)
-		ftana_error("%s: warning: %d event formats reuse the ID of another;"
-			" they are ignored\n", im->path, dups);
+		msg_warn_at(im->path, "%d event formats reuse the ID of another;"
+			" they are ignored", dups);
 }
 
 int plan_tables(struct importer *im)

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "reports/flame.h"
-#include "reports/report_front.h"
+#include "reports/report.h"
 #include "reports/svg.h"
 
 /* Geometry in px, as FlameGraph's defaults: a reader's eye knows them. */
@@ -403,13 +403,13 @@ int flame_check(struct report_ctx *ctx, bool svg, const char *conflict, const ch
 	double px;
 
 	if (!svg)
-		return out ? report_error(ctx, "-o writes the flame graph: give --svg") :
-		       min_width ? report_error(ctx, "--min-width shapes the flame graph: give --svg") : 0;
+		return out ? msg_error("-o writes the flame graph: give --svg") :
+		       min_width ? msg_error("--min-width shapes the flame graph: give --svg") : 0;
 	if (ctx->fmt != OUT_TEXT)
-		return report_error(ctx, "--svg is a picture: --csv/--json give the numbers");
+		return msg_error("--svg is a picture: --csv/--json give the numbers");
 	if (conflict)
-		return report_error(ctx, "--svg and %s are different views: give one", conflict);
-	if (min_width && report_number(ctx, "--min-width", min_width, 0, &px))
+		return msg_error("--svg and %s are different views: give one", conflict);
+	if (min_width && front_number("--min-width", min_width, 0, &px))
 		return -1;
 	return svg_out_check(ctx, out);
 }
@@ -429,9 +429,9 @@ int flame_report(struct report_ctx *ctx, struct flame *fl, struct flame_style *s
 	bool ok = flame_write_svg(fl, so.f, style) == 0;
 
 	if (!ok)
-		report_error(ctx, "out of memory");
+		msg_error("out of memory");
 	if (ok && !flame_total(fl))
-		report_warn(ctx, "nothing to draw in this slice: the picture says so");
+		msg_warn("nothing to draw in this slice: the picture says so");
 	free(subtitle);
 	return svg_out_close(ctx, &so, ok);
 }

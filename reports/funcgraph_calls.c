@@ -27,8 +27,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/ftana.h"
-#include "reports/report_func.h"
+#include "reports/args.h"
+#include "reports/views.h"
+#include "store/db.h"
 
 enum { CALL_NO_ENTRY = 1, CALL_NO_EXIT = 2, CALL_LOSSY = 4 };
 
@@ -271,9 +272,9 @@ int funcgraph_build_calls(sqlite3 *db)
 	sqlite3_stmt *ev = NULL;
 	int rc = -EIO;
 
-	if (!rf_has_table(db, "funcgraph_exit"))
+	if (!db_has_table(db, "funcgraph_exit"))
 		return -ENOENT;
-	const char *sql = events_sql[rf_has_table(db, "funcgraph_entry") ? 0 : 1];
+	const char *sql = events_sql[db_has_table(db, "funcgraph_entry") ? 0 : 1];
 	if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db, sql, -1, &ev, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db, "INSERT INTO call_rows(id, cpu, pid, task, depth, ip, start_ts, "
@@ -285,12 +286,12 @@ int funcgraph_build_calls(sqlite3 *db)
 			       -1, &b.adopt, NULL) != SQLITE_OK)
 		goto out;
 	rc = walk(&b, ev);
-	if (!rc && rf_has_table(db, "lost_events") &&
+	if (!rc && db_has_table(db, "lost_events") &&
 	    sqlite3_exec(db, lost_sql, NULL, NULL, NULL) != SQLITE_OK)
 		rc = -EIO;
 out:
 	if (rc == -EIO)
-		fprintf(stderr, "ftana report funcgraph: %s\n", sqlite3_errmsg(db));
+		db_step_error(db);
 	sqlite3_exec(db, rc ? "ROLLBACK" : "COMMIT", NULL, NULL, NULL);
 	sqlite3_finalize(ev);
 	sqlite3_finalize(b.insert);
@@ -306,9 +307,19 @@ out:
 int funcgraph_views(sqlite3 *db)
 {
 	/* The walk covers the whole capture once; reports slice its rows in SQL. */
-	if (rf_setup(db) || ftana_exec_sql_file(db, "schema/reports/funcgraph.sql") ||
+	if (args_setup(db) || db_exec_file(db, "schema/reports/funcgraph.sql") ||
 	    funcgraph_build_calls(db) ||
-	    ftana_exec_sql_file(db, "schema/reports/funcgraph_calls.sql"))
+	    db_exec_file(db, "schema/reports/funcgraph_calls.sql"))
 		return -1;
 	return 0;
 }
+
+/* For `ftana sql`: `calls` of a capture with function_graph entries and exits. */
+static int views_calls_build(sqlite3 *db)
+{
+	if (!db_has_capture_table(db, "funcgraph_entry") || !db_has_capture_table(db, "funcgraph_exit"))
+		return 0;
+	return funcgraph_views(db); /* one walk over every function_graph event */
+}
+
+const struct report_views views_calls = { "calls", views_calls_build };

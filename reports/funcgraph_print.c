@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "reports/funcgraph_print.h"
-#include "analyze/text_escape.h"
+#include "common/text_escape.h"
 
 /* The kernel's TRACE_GRAPH_PROCINFO_LENGTH: COMM-PID centred in 14 columns. */
 #define PROCINFO_LENGTH 14

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "reports/heatmap.h"
-#include "reports/report_front.h"
+#include "reports/report.h"
 #include "reports/svg.h"
 
 #define NR_BUCKETS 64     /* log2 of an int64 of us: every latency has a bucket */
@@ -316,10 +316,10 @@ static int parse_col(struct report_ctx *ctx, const char *arg, int64_t *col_ns)
 {
 	double secs;
 
-	if (report_number(ctx, "--col", arg, 1e-6, &secs))
+	if (front_number("--col", arg, 1e-6, &secs))
 		return -1;
 	if (secs > 1e8)
-		return report_error(ctx, "bad --col '%s' (at most 100000000 s)", arg);
+		return msg_error("bad --col '%s' (at most 100000000 s)", arg);
 	*col_ns = (int64_t)(secs * 1e9 + 0.5);
 	return 0;
 }
@@ -330,12 +330,12 @@ int heatmap_check(struct report_ctx *ctx, bool heatmap, const char *conflict, co
 	int64_t col_ns;
 
 	if (!heatmap)
-		return out ? report_error(ctx, "-o writes the heat map: give --heatmap") :
-		       col_arg ? report_error(ctx, "--col shapes the heat map: give --heatmap") : 0;
+		return out ? msg_error("-o writes the heat map: give --heatmap") :
+		       col_arg ? msg_error("--col shapes the heat map: give --heatmap") : 0;
 	if (ctx->fmt != OUT_TEXT)
-		return report_error(ctx, "--heatmap is a picture: --csv/--json give the numbers");
+		return msg_error("--heatmap is a picture: --csv/--json give the numbers");
 	if (conflict)
-		return report_error(ctx, "--heatmap and %s are different views: give one", conflict);
+		return msg_error("--heatmap and %s are different views: give one", conflict);
 	if (col_arg && parse_col(ctx, col_arg, &col_ns))
 		return -1;
 	return svg_out_check(ctx, out);
@@ -344,7 +344,7 @@ int heatmap_check(struct report_ctx *ctx, bool heatmap, const char *conflict, co
 int heatmap_report(struct report_ctx *ctx, struct heatmap *hm, const struct heatmap_style *style,
 		   const char *col_arg, const char *out)
 {
-	const struct report_slice *s = &ctx->slice;
+	const struct slice *s = &ctx->slice;
 	/* the time the report covers: the slice within the capture's first and last event */
 	int64_t origin = s->first_ts, t0 = s->since_ns > s->first_ts ? s->since_ns : s->first_ts;
 	int64_t t_end = s->until_ns - 1 < s->last_ts ? s->until_ns - 1 : s->last_ts;
@@ -365,15 +365,15 @@ int heatmap_report(struct report_ctx *ctx, struct heatmap *hm, const struct heat
 	if (!col_arg)
 		g.col_ns = auto_column(span > INT64_MAX ? INT64_MAX : (int64_t)span);
 	if (span / (uint64_t)g.col_ns >= MAX_COLUMNS)
-		return report_error(ctx, "--col: %llu columns in the %.3f s this report covers: at most "
+		return msg_error("--col: %llu columns in the %.3f s this report covers: at most "
 				    "%d (a wider --col, or --since/--until)",
 				    (unsigned long long)(span / (uint64_t)g.col_ns + 1), span / 1e9, MAX_COLUMNS);
 	g.t0 = t0;
 	g.cols = (size_t)(span / (uint64_t)g.col_ns) + 1;
 	if (make_grid(hm, &g))
-		return report_error(ctx, "out of memory");
+		return msg_error("out of memory");
 	if (!g.total)
-		report_warn(ctx, "no %s in this slice: the heat map is empty", style->what);
+		msg_warn("no %s in this slice: the heat map is empty", style->what);
 	struct svg_out so;
 	char *subtitle = svg_subtitle(ctx);
 	int rc = svg_out_open(ctx, out, &so);

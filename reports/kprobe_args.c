@@ -14,8 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/ftana.h"
-#include "reports/report_func.h"
+#include "common/msg.h"
+#include "reports/args.h"
+#include "reports/views.h"
+#include "store/db.h"
 
 /* "func+0xoff" of address expression A, as %pS; NAME_SQL without the offset. */
 #define SYM_SQL "coalesce((SELECT s.name || printf('+0x%%x', (%s) - s.addr) FROM symbols s " \
@@ -205,7 +207,7 @@ static void type_texts(sqlite3 *db, const char *table, char **print_fmt, char **
 	sqlite3_stmt *st;
 
 	*print_fmt = *format = NULL;
-	if (!rf_has_table(db, "event_types") ||
+	if (!db_has_table(db, "event_types") ||
 	    sqlite3_prepare_v2(db, "SELECT print_fmt, format FROM event_types WHERE table_name = ?",
 			       -1, &st, NULL) != SQLITE_OK)
 		return;
@@ -245,7 +247,7 @@ int kprobe_views(sqlite3 *db)
 	char *view = NULL;
 	int rc = -1;
 
-	if (ftana_exec_sql_file(db, "schema/reports/kprobe.sql") ||
+	if (db_exec_file(db, "schema/reports/kprobe.sql") ||
 	    sqlite3_prepare_v2(db, "SELECT name, is_return FROM kprobe_tables", -1, &st, NULL))
 		return -1;
 	while (sqlite3_step(st) == SQLITE_ROW) {
@@ -265,7 +267,7 @@ int kprobe_views(sqlite3 *db)
 					    "CREATE TEMP VIEW probe_hits AS %s", view);
 		rc = sql && sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
 		if (rc)
-			fprintf(stderr, "ftana: probe_hits: %s\n", sqlite3_errmsg(db));
+			msg_error("probe_hits: %s", sqlite3_errmsg(db));
 		sqlite3_free(sql);
 	}
 out:
@@ -273,3 +275,5 @@ out:
 	sqlite3_free(view);
 	return rc;
 }
+
+const struct report_views views_probe_hits = { "probe_hits", kprobe_views };

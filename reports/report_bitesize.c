@@ -7,12 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "analyze/ftana.h"
-#include "analyze/text_escape.h"
-#include "reports/report_front.h"
+#include "common/text_escape.h"
+#include "reports/report.h"
 #include "reports/snoop.h"
 
-#include "reports/report_func.h"
+#include "reports/args.h"
+#include "reports/views.h"
 
 struct bitesize_opts {
 	int64_t dev; /* -D, when has_dev */
@@ -45,7 +45,7 @@ static int print_text(struct report_ctx *ctx)
 	if (sqlite3_prepare_v2(ctx->db, "SELECT pid, comm, low_kb, high_kb, count, "
 			       "max(count) OVER (PARTITION BY pid) FROM bitesize_hist", -1, &st,
 			       NULL) != SQLITE_OK)
-		return report_error(ctx, "%s", sqlite3_errmsg(ctx->db));
+		return msg_error("%s", sqlite3_errmsg(ctx->db));
 	ctx->tables++;
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t pid = sqlite3_column_int64(st, 0), count = sqlite3_column_int64(st, 4);
@@ -65,7 +65,7 @@ static int print_text(struct report_ctx *ctx)
 		       "****************************************");
 	}
 	sqlite3_finalize(st);
-	return step == SQLITE_DONE ? 0 : report_error(ctx, "%s", sqlite3_errmsg(ctx->db));
+	return step == SQLITE_DONE ? 0 : msg_error("%s", sqlite3_errmsg(ctx->db));
 }
 
 static int run(struct report_ctx *ctx)
@@ -77,11 +77,11 @@ static int run(struct report_ctx *ctx)
 
 	if (rc)
 		return rc;
-	if (rf_arg(ctx->db, "bitesize_dev", o->has_dev ? o->dev : -1) ||
+	if (args_set(ctx->db, "bitesize_dev", o->has_dev ? o->dev : -1) ||
 	    snoop_select(ctx, "schema/reports/bitesize_report.sql"))
-		return FTANA_EXIT_ERROR;
+		return -1;
 	if (ctx->fmt == OUT_TEXT)
-		return print_text(ctx) ? FTANA_EXIT_ERROR : FTANA_EXIT_OK;
+		return print_text(ctx) ? -1 : 0;
 	return snoop_print(ctx, "histogram", "SELECT pid, comm, low_kb, high_kb, count, bytes "
 			   "FROM bitesize_hist");
 }
@@ -100,4 +100,5 @@ const struct report_def report_bitesize_def = {
 	"columns (CSV/JSON): pid, comm, low_kb, high_kb (low_kb <= bytes / 1024 <= high_kb,\n"
 	"  log2 buckets 0 -> 1, 2 -> 3, 4 -> 7, ... up to the process's largest), count, bytes\n"
 	"SQL: `ftana sql FILE 'select * from io_sizes'` (docs/SQL.md).\n",
+	.views = &views_snoop,
 };

@@ -7,9 +7,9 @@
  */
 #include <stdbool.h>
 
-#include "analyze/ftana.h"
-#include "reports/report_front.h"
+#include "reports/report.h"
 #include "reports/sched_common.h"
+#include "reports/views.h"
 
 static int run(struct report_ctx *ctx)
 {
@@ -23,8 +23,8 @@ static int run(struct report_ctx *ctx)
 	    sched_note_statuses(ctx, "SELECT status, count(*) FROM oncpu WHERE pid != 0 "
 				"AND in_slice(coalesce(end_ts, start_ts), cpu, pid) GROUP BY status",
 				"on-CPU intervals"))
-		return FTANA_EXIT_ERROR;
-	return FTANA_EXIT_OK;
+		return -1;
+	return 0;
 }
 
 const struct report_def report_cpudist_def = {
@@ -46,4 +46,5 @@ const struct report_def report_cpudist_def = {
 	"  (low_us <= slice in whole us <= high_us), count; --summary: [group], count,\n"
 	"  total_ms, avg_us, p50_us, p90_us, p99_us (nearest rank), max_us.\n"
 	"SQL: `ftana sql FILE 'select * from oncpu'` (docs/SQL.md).\n",
+	.views = &views_sched,
 };

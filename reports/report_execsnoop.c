@@ -5,9 +5,9 @@
  * the capture holds its end. SQL: schema/reports/execsnoop.sql (the `execs` view),
  * execsnoop_report.sql (the slice).
  */
-#include "analyze/ftana.h"
-#include "reports/report_front.h"
+#include "reports/report.h"
 #include "reports/snoop.h"
+#include "reports/views.h"
 
 static const struct report_option options[] = { { 0 } };
 
@@ -20,7 +20,7 @@ static int run(struct report_ctx *ctx)
 	if (rc)
 		return rc;
 	if (snoop_select(ctx, "schema/reports/execsnoop_report.sql"))
-		return FTANA_EXIT_ERROR;
+		return -1;
 	return snoop_print(ctx, "rows",
 			   "SELECT report_ts(ts) AS time%s, pid, ppid, comm, filename, exit_code, "
 			   "dur_ns / 1e6 AS dur_ms, end_reason FROM execsnoop_sel ORDER BY id");
@@ -40,4 +40,5 @@ const struct report_def report_execsnoop_def = {
 	"  needs 'ftrec triage --syscalls'; null when a signal ended it), dur_ms (exec to\n"
 	"  exit or to the next exec), end_reason (exit, exec, or null: no end in the capture)\n"
 	"SQL: `ftana sql FILE 'select * from execs'` (docs/SQL.md).\n",
+	.views = &views_snoop,
 };

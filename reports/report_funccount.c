@@ -14,10 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/ftana.h"
-#include "reports/report_func.h"
-#include "reports/report_front.h"
-#include "reports/report_util.h"
+#include "reports/args.h"
+#include "reports/lost.h"
+#include "reports/report.h"
+#include "reports/views.h"
+#include "store/db.h"
 
 struct funccount_opts {
 	double interval_s, top;
@@ -40,18 +41,18 @@ static int option(struct report_ctx *ctx, int index, const char *arg)
 
 	switch (index) {
 	case OPT_INTERVAL:
-		if (report_number(ctx, "-i", arg, 0, &o->interval_s))
+		if (front_number("-i", arg, 0, &o->interval_s))
 			return -1;
 		/* in whole ns, and interval ends that stay inside int64 ns */
 		if (o->interval_s > 1e8 || (o->interval_s > 0 && o->interval_s < 1e-9))
-			return report_error(ctx, "bad -i '%s' (seconds from 0.000000001 to 100000000; "
+			return msg_error("bad -i '%s' (seconds from 0.000000001 to 100000000; "
 					    "0: no intervals)", arg);
 		return 0;
 	case OPT_TOP:
-		if (report_number(ctx, "-t", arg, 0, &o->top))
+		if (front_number("-t", arg, 0, &o->top))
 			return -1;
 		if (o->top != (double)(int64_t)o->top)
-			return report_error(ctx, "bad -t '%s' (a whole number of functions)", arg);
+			return msg_error("bad -t '%s' (a whole number of functions)", arg);
 		return 0;
 	case OPT_TOTALS: o->totals_only = true; return 0;
 	}
@@ -70,12 +71,12 @@ static void events_span(struct report_ctx *ctx, int64_t *t0, int64_t *len)
 {
 	int64_t start = 0, end = 0;
 
-	if (!(rf_meta_int(ctx->db, "start_trace_ns", &start) &&
-	      rf_meta_int(ctx->db, "end_trace_ns", &end) && end > start)) {
+	if (!(db_meta_int(ctx->db, "start_trace_ns", &start) &&
+	      db_meta_int(ctx->db, "end_trace_ns", &end) && end > start)) {
 		int64_t dur = 0;
 
-		if (!rf_meta_int(ctx->db, "first_ts", &start) ||
-		    !rf_meta_int(ctx->db, "duration_ns", &dur))
+		if (!db_meta_int(ctx->db, "first_ts", &start) ||
+		    !db_meta_int(ctx->db, "duration_ns", &dur))
 			start = dur = 0;
 		end = start + dur;
 	}
@@ -90,7 +91,7 @@ static void events_span(struct report_ctx *ctx, int64_t *t0, int64_t *len)
 /* The profiler's rounds whose calls are in the window: their span. */
 static int rounds_span(struct report_ctx *ctx, int64_t *t0, int64_t *len)
 {
-	sqlite3_stmt *st = ru_prepare(ctx->db, "funccount",
+	sqlite3_stmt *st = db_prepare(ctx->db,
 		"WITH r AS (SELECT coalesce(lag(mono_ns) OVER (ORDER BY round), mono_ns) AS start_ns, "
 		"                  mono_ns AS end_ns FROM profile_rounds) "
 		"SELECT min(start_ns), max(end_ns), count(*) FROM r WHERE start_ns >= ?1 AND start_ns < ?2");
@@ -103,7 +104,7 @@ static int rounds_span(struct report_ctx *ctx, int64_t *t0, int64_t *len)
 	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
 		*t0 = max64(sqlite3_column_int64(st, 0), ctx->slice.since_ns);
 		*len = sqlite3_column_int64(st, 1) - sqlite3_column_int64(st, 0);
-		report_note(ctx, "counts from the kernel's function profiler (all tasks): %d rounds",
+		msg_note("counts from the kernel's function profiler (all tasks): %d rounds",
 			    sqlite3_column_int(st, 2));
 	}
 	sqlite3_finalize(st);
@@ -114,29 +115,29 @@ static int rounds_span(struct report_ctx *ctx, int64_t *t0, int64_t *len)
 static int from_profile(struct report_ctx *ctx, int64_t *t0, int64_t *len)
 {
 	const struct funccount_opts *o = ctx->opts;
-	const struct report_slice *s = &ctx->slice;
+	const struct slice *s = &ctx->slice;
 	int64_t every = 0;
 
 	if (s->pid >= 0 || s->tid >= 0 || s->comm_re) {
-		report_error(ctx, "-p/-L/-n do not apply: this capture's counts come from the "
+		msg_error("-p/-L/-n do not apply: this capture's counts come from the "
 			     "kernel's function profiler, which counts every task together");
 		return -1;
 	}
-	if (rf_meta_int(ctx->db, "snapshot_interval_ns", &every) && every > 0 &&
+	if (db_meta_int(ctx->db, "snapshot_interval_ns", &every) && every > 0 &&
 	    o->interval_s > 0 && o->interval_s * 1e9 < every)
-		report_warn(ctx, "-i %g is shorter than the recording's %.3f s between rounds: "
+		msg_warn("-i %g is shorter than the recording's %.3f s between rounds: "
 			    "some intervals stay empty", o->interval_s, every / 1e9);
 	if (s->since_arg || s->until_arg)
-		report_note(ctx, "the profiler counts per round: the window holds the calls "
+		msg_note("the profiler counts per round: the window holds the calls "
 			    "counted after each round taken inside it");
-	return ftana_exec_sql_file(ctx->db, "schema/reports/funccount_rounds.sql") ||
+	return db_exec_file(ctx->db, "schema/reports/funccount_rounds.sql") ||
 	       rounds_span(ctx, t0, len) ? -1 : 0;
 }
 
 /* The rows of one interval's table (text: one table per interval). */
 static int print_intervals(struct report_ctx *ctx)
 {
-	const char *sfx = report_ts_suffix(ctx);
+	const char *sfx = slice_ts_suffix(&ctx->slice);
 	char *sql = sqlite3_mprintf(
 		"SELECT interval + 1 AS interval, report_ts(start_ns) AS start%s, "
 		"report_ts(end_ns) AS end%s, func, count FROM fc_interval_rows", sfx, sfx);
@@ -145,15 +146,15 @@ static int print_intervals(struct report_ctx *ctx)
 	if (!sql)
 		return -1;
 	if (ctx->fmt != OUT_TEXT) {
-		rc = report_table(ctx, "intervals", sql);
+		rc = doc_table(ctx, "intervals", sql);
 		sqlite3_free(sql);
 		return rc;
 	}
 	/* Text: a heading and a func/count table per interval, as perf-tools printed them. */
-	sqlite3_stmt *iv = ru_prepare(ctx->db, "funccount",
+	sqlite3_stmt *iv = db_prepare(ctx->db,
 		"SELECT DISTINCT interval, report_ts(start_ns), report_ts(end_ns) FROM fc_interval_rows "
 		"ORDER BY interval");
-	sqlite3_stmt *rows = ru_prepare(ctx->db, "funccount",
+	sqlite3_stmt *rows = db_prepare(ctx->db,
 		"SELECT func, count FROM fc_interval_rows WHERE interval = ?");
 
 	sqlite3_free(sql);
@@ -168,7 +169,7 @@ static int print_intervals(struct report_ctx *ctx)
 		sqlite3_reset(rows);
 		sqlite3_bind_int64(rows, 1, sqlite3_column_int64(iv, 0));
 		ctx->tables = 0; /* the heading already separates the tables */
-		rc = report_table_stmt(ctx, "intervals", rows);
+		rc = doc_table_stmt(ctx, "intervals", rows);
 	}
 	sqlite3_finalize(iv);
 	sqlite3_finalize(rows);
@@ -181,49 +182,51 @@ static int run(struct report_ctx *ctx)
 	sqlite3 *db = ctx->db;
 	int64_t profiled = 0, t0 = 0, len = 0;
 	/* The recording says which mode it used (INFO function_profile, `ftrec funccount --profile`). */
-	bool profile = rf_meta_int(db, "function_profile", &profiled) && profiled == 1;
+	bool profile = db_meta_int(db, "function_profile", &profiled) && profiled == 1;
 	bool intervals = o->interval_s > 0 && !o->totals_only;
 
-	if (!profile && !rf_has_table(db, "function"))
-		return rf_missing("funccount", "function", "record with 'ftrec funccount'");
-	if (rf_setup(db) || ftana_exec_sql_file(db, "schema/reports/funccount_report.sql"))
-		return FTANA_EXIT_ERROR;
+	if (!profile && !db_has_table(db, "function"))
+		return front_missing("function", "record with 'ftrec funccount'");
+	if (args_setup(db) || db_exec_file(db, "schema/reports/funccount_report.sql"))
+		return -1;
 	if (profile) {
 		if (from_profile(ctx, &t0, &len))
-			return FTANA_EXIT_ERROR;
+			return -1;
 	} else {
 		events_span(ctx, &t0, &len);
-		if (report_warn_lost(ctx, "SELECT min(ts), max(ts) FROM function"))
-			return FTANA_EXIT_ERROR;
+		if (lost_warn(ctx->db, "SELECT min(ts), max(ts) FROM function", &ctx->slice))
+			return -1;
 	}
-	if (rf_arg(db, "interval_ns", (int64_t)(o->interval_s * 1e9)) ||
-	    rf_arg(db, "top", (int64_t)o->top) || rf_arg(db, "t0", t0) ||
-	    rf_arg(db, "duration_ns", len) ||
-	    ftana_exec_sql_file(db, profile ? "schema/reports/funccount_profile.sql" :
+	if (args_set(db, "interval_ns", (int64_t)(o->interval_s * 1e9)) ||
+	    args_set(db, "top", (int64_t)o->top) || args_set(db, "t0", t0) ||
+	    args_set(db, "duration_ns", len) ||
+	    db_exec_file(db, profile ? "schema/reports/funccount_profile.sql" :
 					      "schema/reports/funccount_events.sql"))
-		return FTANA_EXIT_ERROR;
+		return -1;
 	if (intervals && print_intervals(ctx))
-		return FTANA_EXIT_ERROR;
+		return -1;
 	if (intervals && ctx->fmt == OUT_CSV)
-		return FTANA_EXIT_OK; /* CSV holds one table: the intervals (-T for the totals) */
+		return 0; /* CSV holds one table: the intervals (-T for the totals) */
 	if (intervals && ctx->fmt == OUT_TEXT)
 		printf("\ntotal over %.3f s:\n", len / 1e9);
 	if (intervals)
 		ctx->tables = ctx->fmt == OUT_JSON ? ctx->tables : 0;
-	return report_table(ctx, "rows", "SELECT func, count, rate_per_s FROM fc_totals") ?
-	       FTANA_EXIT_ERROR : FTANA_EXIT_OK;
+	return doc_table(ctx, "rows", "SELECT func, count, rate_per_s FROM fc_totals") ?
+	       -1 : 0;
 }
 
 int funccount_views(sqlite3 *db)
 {
 	int64_t profiled = 0;
 
-	if (rf_meta_int(db, "function_profile", &profiled) && profiled == 1)
-		return ftana_exec_sql_file(db, "schema/reports/funccount_rounds.sql");
-	if (rf_has_table(db, "function"))
-		return ftana_exec_sql_file(db, "schema/reports/funccount.sql");
+	if (db_meta_int(db, "function_profile", &profiled) && profiled == 1)
+		return db_exec_file(db, "schema/reports/funccount_rounds.sql");
+	if (db_has_table(db, "function"))
+		return db_exec_file(db, "schema/reports/funccount.sql");
 	return 0;
 }
+
+const struct report_views views_func_counts = { "func_counts", funccount_views };
 
 const struct report_def report_funccount_def = {
 	.name = "funccount",
@@ -239,4 +242,5 @@ const struct report_def report_funccount_def = {
 		   "'ftrec funccount --profile' capture (no event per call): --since/--until take\n"
 		   "whole rounds (the calls counted after a round inside the window), --cpu the\n"
 		   "profiler's per-CPU counts, and -p/-L/-n are refused.\n",
+	.views = &views_func_counts,
 };

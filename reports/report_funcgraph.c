@@ -12,12 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/ftana.h"
-#include "analyze/text_escape.h"
+#include "common/text_escape.h"
+#include "reports/args.h"
 #include "reports/flame.h"
 #include "reports/funcgraph_print.h"
-#include "reports/report_front.h"
-#include "reports/report_func.h"
+#include "reports/lost.h"
+#include "reports/report.h"
+#include "reports/views.h"
+#include "store/db.h"
 
 enum view { VIEW_THREAD, VIEW_TIME, VIEW_TREE, VIEW_FOLDED };
 
@@ -59,10 +61,10 @@ static int option(struct report_ctx *ctx, int index, const char *arg)
 
 	switch (index) {
 	case OPT_DEPTH:
-		if (report_number(ctx, "-m", arg, 1, &o->max_depth))
+		if (front_number("-m", arg, 1, &o->max_depth))
 			return -1;
 		if (o->max_depth != (double)(int64_t)o->max_depth)
-			return report_error(ctx, "bad -m '%s' (a whole number of levels, 1 or more)", arg);
+			return msg_error("bad -m '%s' (a whole number of levels, 1 or more)", arg);
 		break;
 	case OPT_TIMES: o->times = true; break;
 	case OPT_PROCS: o->procs = true; break;
@@ -82,7 +84,7 @@ static int check(struct report_ctx *ctx)
 	const struct funcgraph_opts *o = ctx->opts;
 
 	if (o->views > 1)
-		return report_error(ctx, "--time-order, --tree and --folded are different views: give one");
+		return msg_error("--time-order, --tree and --folded are different views: give one");
 	return flame_check(ctx, o->svg, !o->views ? NULL : o->view == VIEW_TIME ? "--time-order" :
 			   o->view == VIEW_TREE ? "--tree" : "--folded", o->out, o->min_width);
 }
@@ -114,7 +116,7 @@ static int print_svg(struct report_ctx *ctx, const struct funcgraph_opts *o)
 
 		rc = flame_report(ctx, fl, &style, o->out, o->min_width);
 	} else {
-		report_error(ctx, "%s", step == SQLITE_NOMEM ? "out of memory" : sqlite3_errmsg(ctx->db));
+		msg_error("%s", step == SQLITE_NOMEM ? "out of memory" : sqlite3_errmsg(ctx->db));
 	}
 	flame_free(fl);
 	return rc;
@@ -126,7 +128,7 @@ static int cpu_width(sqlite3 *db)
 	int64_t nr = 0, max_cpu = 0;
 	sqlite3_stmt *st;
 
-	if (!rf_meta_int(db, "nr_cpus", &nr) &&
+	if (!db_meta_int(db, "nr_cpus", &nr) &&
 	    sqlite3_prepare_v2(db, "SELECT max(max(cpu), coalesce(max(exit_cpu), 0)) FROM fg_sel",
 			       -1, &st, NULL) == SQLITE_OK) {
 		if (sqlite3_step(st) == SQLITE_ROW)
@@ -165,12 +167,12 @@ static int print_graph(struct report_ctx *ctx, const struct funcgraph_opts *o)
 	char *sql = sqlite3_mprintf(
 		"SELECT is_exit, cpu, ts, task, pid, comm, depth, func, dur_ns, flags, %s AS leaf, "
 		"%s FROM fg_lines WHERE NOT (is_exit AND %s) ORDER BY %s seq",
-		time_order ? "leaf_time" : "leaf_thread", ctx->wall ? "report_ts(ts)" : "NULL",
+		time_order ? "leaf_time" : "leaf_thread", ctx->slice.wall ? "report_ts(ts)" : "NULL",
 		time_order ? "leaf_time" : "leaf_thread", time_order ? "" : "task,");
 
 	if (!sql || sqlite3_prepare_v2(ctx->db, sql, -1, &st, NULL) != SQLITE_OK) {
 		sqlite3_free(sql);
-		return report_error(ctx, "%s", sqlite3_errmsg(ctx->db));
+		return msg_error("%s", sqlite3_errmsg(ctx->db));
 	}
 	sqlite3_free(sql);
 	if (ctx->header)
@@ -213,7 +215,7 @@ static int print_graph(struct report_ctx *ctx, const struct funcgraph_opts *o)
 	sqlite3_finalize(st);
 	fg_switches_free(&sw);
 	if (step != SQLITE_DONE)
-		return report_error(ctx, "%s", sqlite3_errmsg(ctx->db));
+		return msg_error("%s", sqlite3_errmsg(ctx->db));
 	return 0;
 }
 
@@ -224,24 +226,24 @@ static int print_folded(struct report_ctx *ctx)
 	int step;
 
 	if (sqlite3_prepare_v2(ctx->db, "SELECT stack, self_ns FROM fg_folded", -1, &st, NULL) != SQLITE_OK)
-		return report_error(ctx, "%s", sqlite3_errmsg(ctx->db));
+		return msg_error("%s", sqlite3_errmsg(ctx->db));
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		text_fputs(stdout, (const char *)sqlite3_column_text(st, 0));
 		printf(" %lld\n", (long long)sqlite3_column_int64(st, 1));
 	}
 	sqlite3_finalize(st);
-	return step == SQLITE_DONE ? 0 : report_error(ctx, "%s", sqlite3_errmsg(ctx->db));
+	return step == SQLITE_DONE ? 0 : msg_error("%s", sqlite3_errmsg(ctx->db));
 }
 
 /* The rows CSV and JSON carry for the graph views: the selected calls, in event order. */
-static int print_rows(struct report_ctx *ctx)
+static int print_call_rows(struct report_ctx *ctx)
 {
 	char *sql = sqlite3_mprintf(
 		"SELECT id, report_ts(start_ts) AS start%s, report_ts(end_ts) AS end%s, cpu, exit_cpu, "
 		"comm, pid, depth, func, dur_ns, dur_ns / 1e3 AS dur_us, parent_id, flags, "
 		"start_ts, end_ts FROM fg_sel ORDER BY coalesce(entry_id, exit_id)",
-		report_ts_suffix(ctx), report_ts_suffix(ctx));
-	int rc = sql ? report_table(ctx, "rows", sql) : -1;
+		slice_ts_suffix(&ctx->slice), slice_ts_suffix(&ctx->slice));
+	int rc = sql ? doc_table(ctx, "rows", sql) : -1;
 
 	sqlite3_free(sql);
 	return rc;
@@ -254,19 +256,19 @@ static int run(struct report_ctx *ctx)
 	bool text = ctx->fmt == OUT_TEXT;
 	int rc;
 
-	if (!rf_has_table(db, "funcgraph_exit") || !rf_has_table(db, "funcgraph_entry"))
-		return rf_missing("funcgraph", rf_has_table(db, "funcgraph_exit") ? "funcgraph_entry" :
+	if (!db_has_table(db, "funcgraph_exit") || !db_has_table(db, "funcgraph_entry"))
+		return front_missing(db_has_table(db, "funcgraph_exit") ? "funcgraph_entry" :
 				  "funcgraph_exit", "record with 'ftrec funcgraph'");
-	if (report_warn_lost(ctx, "SELECT min(ts), max(ts) FROM events") || funcgraph_views(db) ||
-	    (o->max_depth > 0 && rf_arg(db, "max_depth", (int64_t)o->max_depth)) ||
-	    ftana_exec_sql_file(db, "schema/reports/funcgraph_report.sql"))
-		return FTANA_EXIT_ERROR;
+	if (lost_warn(ctx->db, "SELECT min(ts), max(ts) FROM events", &ctx->slice) || funcgraph_views(db) ||
+	    (o->max_depth > 0 && args_set(db, "max_depth", (int64_t)o->max_depth)) ||
+	    db_exec_file(db, "schema/reports/funcgraph_report.sql"))
+		return -1;
 	if (o->svg)
-		return print_svg(ctx, o) ? FTANA_EXIT_ERROR : FTANA_EXIT_OK;
+		return print_svg(ctx, o) ? -1 : 0;
 	switch (o->view) {
 	case VIEW_TREE:
 		/* text: the function indented 2 per level, times as the kernel's (3 decimals) */
-		rc = report_table(ctx, "tree", text ?
+		rc = doc_table(ctx, "tree", text ?
 			"SELECT count, coalesce(printf('%.3f', total_us), '?') AS total_us, "
 			"coalesce(printf('%.3f', self_us), '?') AS self_us, "
 			"printf('%*s', 2 * level, '') || CASE WHEN below_unknown THEN '... ' ELSE '' END "
@@ -274,12 +276,12 @@ static int run(struct report_ctx *ctx)
 			"SELECT count, total_us, self_us, func, partial, level, path FROM fg_tree");
 		break;
 	case VIEW_FOLDED:
-		rc = text ? print_folded(ctx) : report_table(ctx, "folded", "SELECT * FROM fg_folded");
+		rc = text ? print_folded(ctx) : doc_table(ctx, "folded", "SELECT * FROM fg_folded");
 		break;
 	default:
-		rc = text ? print_graph(ctx, o) : print_rows(ctx);
+		rc = text ? print_graph(ctx, o) : print_call_rows(ctx);
 	}
-	return rc ? FTANA_EXIT_ERROR : FTANA_EXIT_OK;
+	return rc ? -1 : 0;
 }
 
 const struct report_def report_funcgraph_def = {
@@ -299,4 +301,5 @@ const struct report_def report_funcgraph_def = {
 		   "path; --folded: stack, self_ns. docs/SQL.md: the calls view.\n"
 		   "--svg: frames are --tree's nodes (a root below unknown callers under \"[unknown]\");\n"
 		   "the #flame group carries data-total and data-omitted (ns), each frame data-v (ns).\n",
+	.views = &views_calls,
 };

@@ -9,11 +9,12 @@
  */
 #include <stdbool.h>
 
-#include "analyze/ftana.h"
-#include "reports/report_front.h"
-#include "reports/report_func.h"
-#include "reports/report_util.h"
+#include "reports/args.h"
+#include "reports/lost.h"
+#include "reports/report.h"
 #include "reports/sched_common.h"
+#include "reports/views.h"
+#include "store/db.h"
 
 struct funclat_opts {
 	const char *func;
@@ -49,7 +50,7 @@ static int check(struct report_ctx *ctx)
 	const struct funclat_opts *o = ctx->opts;
 
 	if (!o->func || !*o->func)
-		return report_error(ctx, "which function? give -f FUNC");
+		return msg_error("which function? give -f FUNC");
 	return 0;
 }
 
@@ -58,12 +59,12 @@ static int set_func(struct report_ctx *ctx, const char *func)
 {
 	sqlite3_stmt *st;
 
-	if (ru_exec(ctx->db, ctx->def->name, "DROP TABLE IF EXISTS temp.funclat_func;"
+	if (db_exec(ctx->db, "DROP TABLE IF EXISTS temp.funclat_func;"
 		    "CREATE TEMP TABLE funclat_func(func TEXT)") ||
-	    !(st = ru_prepare(ctx->db, ctx->def->name, "INSERT INTO temp.funclat_func VALUES (?)")))
+	    !(st = db_prepare(ctx->db, "INSERT INTO temp.funclat_func VALUES (?)")))
 		return -1;
 	sqlite3_bind_text(st, 1, func, -1, SQLITE_STATIC);
-	int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : report_error(ctx, "%s", sqlite3_errmsg(ctx->db));
+	int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : msg_error("%s", sqlite3_errmsg(ctx->db));
 
 	sqlite3_finalize(st);
 	return rc;
@@ -71,7 +72,7 @@ static int set_func(struct report_ctx *ctx, const char *func)
 
 static int64_t count_of(struct report_ctx *ctx, const char *sql)
 {
-	sqlite3_stmt *st = ru_prepare(ctx->db, ctx->def->name, sql);
+	sqlite3_stmt *st = db_prepare(ctx->db, sql);
 	int64_t n = -1;
 
 	if (st && sqlite3_step(st) == SQLITE_ROW)
@@ -85,22 +86,22 @@ static int pick_source(struct report_ctx *ctx, enum source *src)
 {
 	sqlite3 *db = ctx->db;
 
-	if (rf_has_table(db, "funcgraph_entry") && rf_has_table(db, "funcgraph_exit")) {
+	if (db_has_table(db, "funcgraph_entry") && db_has_table(db, "funcgraph_exit")) {
 		*src = FROM_CALLS;
-		if (report_warn_lost(ctx, "SELECT min(ts), max(ts) FROM events") || funcgraph_views(db))
+		if (lost_warn(ctx->db, "SELECT min(ts), max(ts) FROM events", &ctx->slice) || funcgraph_views(db))
 			return -1;
 		return 0;
 	}
-	if (rf_has_table(db, "function_profile") && rf_has_table(db, "profile_rounds") &&
+	if (db_has_table(db, "function_profile") && db_has_table(db, "profile_rounds") &&
 	    count_of(ctx, "SELECT count(*) FROM function_profile WHERE time_ns IS NOT NULL") > 0) {
 		*src = FROM_PROFILE;
 		if (slice_active(&ctx->slice) &&
 		    (ctx->slice.pid >= 0 || ctx->slice.tid >= 0 || ctx->slice.comm_re))
-			return report_error(ctx, "-p/-L/-n: the profiler counts per CPU, not per task "
+			return msg_error("-p/-L/-n: the profiler counts per CPU, not per task "
 					    "(a function_graph capture has tasks: ftrec funcgraph)");
 		return 0;
 	}
-	rf_missing("funclatency", "funcgraph_exit",
+	front_missing("funcgraph_exit",
 		   "record with 'ftrec funcgraph FUNC' or 'ftrec funcslower FUNC 0', or the "
 		   "profiler's times with 'ftrec funccount --profile' on a kernel with function_graph");
 	return -1;
@@ -108,9 +109,9 @@ static int pick_source(struct report_ctx *ctx, enum source *src)
 
 static int run_profile(struct report_ctx *ctx)
 {
-	report_warn(ctx, "the function profiler keeps totals, not each call's duration: "
+	msg_warn("the function profiler keeps totals, not each call's duration: "
 		    "count and mean only (record with 'ftrec funcgraph' for the histogram)");
-	return report_table(ctx, "summary",
+	return doc_table(ctx, "summary",
 		"SELECT (SELECT func FROM temp.funclat_func) AS func, sum(calls) AS count, "
 		"sum(time_ns) / 1e6 AS total_ms, sum(time_ns) / 1e3 / nullif(sum(calls), 0) AS avg_us "
 		"FROM funclat_profile");
@@ -123,27 +124,27 @@ static int run(struct report_ctx *ctx)
 
 	if (pick_source(ctx, &src) || set_func(ctx, o->func) ||
 	    (src == FROM_CALLS ? sched_select(ctx, o->by, "schema/reports/funclatency_report.sql") :
-	     rf_setup(ctx->db) || ftana_exec_sql_file(ctx->db, "schema/reports/funclatency_profile.sql")))
-		return FTANA_EXIT_ERROR;
+	     args_setup(ctx->db) || db_exec_file(ctx->db, "schema/reports/funclatency_profile.sql")))
+		return -1;
 	int64_t known = count_of(ctx, src == FROM_CALLS ?
 		"SELECT count(*) FROM calls WHERE func = (SELECT func FROM temp.funclat_func)" :
 		"SELECT count(*) FROM function_profile WHERE func = (SELECT func FROM temp.funclat_func)");
 
 	if (known < 0)
-		return FTANA_EXIT_ERROR;
+		return -1;
 	if (!known) {
-		report_error(ctx, "no calls of '%s' in this capture (the functions it has: "
+		msg_error("no calls of '%s' in this capture (the functions it has: "
 			     "ftana report %s FILE)", o->func, src == FROM_CALLS ? "funcgraph" : "funccount");
-		return FTANA_EXIT_ERROR;
+		return -1;
 	}
 	if (src == FROM_PROFILE)
-		return run_profile(ctx) ? FTANA_EXIT_ERROR : FTANA_EXIT_OK;
+		return run_profile(ctx) ? -1 : 0;
 	if (sched_print_dist(ctx, o->by, o->summary, "usecs") ||
 	    sched_note_statuses(ctx, "SELECT CASE WHEN flags & 2 THEN 'no return recorded' "
 				"ELSE 'ok' END, count(*) FROM calls "
 				"WHERE func = (SELECT func FROM temp.funclat_func) GROUP BY 1", "calls"))
-		return FTANA_EXIT_ERROR;
-	return FTANA_EXIT_OK;
+		return -1;
+	return 0;
 }
 
 const struct report_def report_funclatency_def = {
@@ -167,4 +168,5 @@ const struct report_def report_funclatency_def = {
 	"  total_ms, avg_us, p50_us, p90_us, p99_us (nearest rank), max_us; from the\n"
 	"  profiler: func, count, total_ms, avg_us.\n"
 	"SQL: `ftana sql FILE 'select * from calls'` (docs/SQL.md).\n",
+	.views = &views_calls,
 };

@@ -9,12 +9,14 @@
  */
 #include <stdio.h>
 
-#include "analyze/ftana.h"
-#include "analyze/text_escape.h"
+#include "common/text_escape.h"
+#include "reports/args.h"
 #include "reports/funcgraph_print.h"
 #include "reports/heatmap.h"
-#include "reports/report_front.h"
-#include "reports/report_func.h"
+#include "reports/lost.h"
+#include "reports/report.h"
+#include "reports/views.h"
+#include "store/db.h"
 
 struct funcslower_opts {
 	bool times, procs, hist, graph, heatmap;
@@ -58,7 +60,7 @@ static int check(struct report_ctx *ctx)
 	const struct funcslower_opts *o = ctx->opts;
 
 	if (o->graph && o->hist)
-		return report_error(ctx, "--graph and --hist are different views: give one");
+		return msg_error("--graph and --hist are different views: give one");
 	return heatmap_check(ctx, o->heatmap, o->hist ? "--hist" : o->graph ? "--graph" : NULL,
 			     o->out, o->col);
 }
@@ -84,7 +86,7 @@ static int print_heatmap(struct report_ctx *ctx, const struct funcslower_opts *o
 
 		rc = heatmap_report(ctx, hm, &style, o->col, o->out);
 	} else {
-		report_error(ctx, "%s", step == SQLITE_NOMEM ? "out of memory" : sqlite3_errmsg(ctx->db));
+		msg_error("%s", step == SQLITE_NOMEM ? "out of memory" : sqlite3_errmsg(ctx->db));
 	}
 	heatmap_free(hm);
 	return rc;
@@ -103,7 +105,7 @@ static int print_graph(struct report_ctx *ctx, const struct funcslower_opts *o)
 	sqlite3_stmt *st;
 	int step;
 
-	if (!rf_meta_int(ctx->db, "nr_cpus", &nr_cpus) &&
+	if (!db_meta_int(ctx->db, "nr_cpus", &nr_cpus) &&
 	    sqlite3_prepare_v2(ctx->db, "SELECT max(cpu) + 1 FROM funcslower_sel", -1, &st, NULL) == SQLITE_OK) {
 		if (sqlite3_step(st) == SQLITE_ROW)
 			nr_cpus = sqlite3_column_int64(st, 0);
@@ -111,12 +113,12 @@ static int print_graph(struct report_ctx *ctx, const struct funcslower_opts *o)
 	}
 	for (int64_t n = nr_cpus - 1; n >= 10; n /= 10)
 		style.cpu_width++;
-	if (sqlite3_prepare_v2(ctx->db, ctx->wall ?
+	if (sqlite3_prepare_v2(ctx->db, ctx->slice.wall ?
 			       "SELECT ts, cpu, comm, pid, dur_ns, func, depth, report_ts(ts) "
 			       "FROM funcslower_sel ORDER BY id" :
 			       "SELECT ts, cpu, comm, pid, dur_ns, func, depth, NULL "
 			       "FROM funcslower_sel ORDER BY id", -1, &st, NULL) != SQLITE_OK)
-		return report_error(ctx, "%s", sqlite3_errmsg(ctx->db));
+		return msg_error("%s", sqlite3_errmsg(ctx->db));
 	if (ctx->header)
 		fg_header(stdout, &style);
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
@@ -137,13 +139,20 @@ static int print_graph(struct report_ctx *ctx, const struct funcslower_opts *o)
 	}
 	sqlite3_finalize(st);
 	fg_switches_free(&sw);
-	return step == SQLITE_DONE ? 0 : report_error(ctx, "%s", sqlite3_errmsg(ctx->db));
+	return step == SQLITE_DONE ? 0 : msg_error("%s", sqlite3_errmsg(ctx->db));
 }
 
 int funcslower_views(sqlite3 *db)
 {
-	return rf_setup(db) || ftana_exec_sql_file(db, "schema/reports/funcslower.sql") ? -1 : 0;
+	return args_setup(db) || db_exec_file(db, "schema/reports/funcslower.sql") ? -1 : 0;
 }
+
+static int views_slow_calls_build(sqlite3 *db)
+{
+	return db_has_capture_table(db, "funcgraph_exit") ? funcslower_views(db) : 0;
+}
+
+const struct report_views views_slow_calls = { "slow_calls", views_slow_calls_build };
 
 static int run(struct report_ctx *ctx)
 {
@@ -151,28 +160,28 @@ static int run(struct report_ctx *ctx)
 	bool all = ctx->fmt != OUT_TEXT; /* CSV and JSON carry every column */
 	sqlite3 *db = ctx->db;
 
-	if (!rf_has_table(db, "funcgraph_exit"))
-		return rf_missing("funcslower", "funcgraph_exit", "record with 'ftrec funcslower'");
-	if (report_warn_lost(ctx, "SELECT min(ts), max(ts) FROM events") || funcslower_views(db) ||
-	    ftana_exec_sql_file(db, "schema/reports/funcslower_report.sql"))
-		return FTANA_EXIT_ERROR;
+	if (!db_has_table(db, "funcgraph_exit"))
+		return front_missing("funcgraph_exit", "record with 'ftrec funcslower'");
+	if (lost_warn(ctx->db, "SELECT min(ts), max(ts) FROM events", &ctx->slice) || funcslower_views(db) ||
+	    db_exec_file(db, "schema/reports/funcslower_report.sql"))
+		return -1;
 	if (o->heatmap)
-		return print_heatmap(ctx, o) ? FTANA_EXIT_ERROR : FTANA_EXIT_OK;
+		return print_heatmap(ctx, o) ? -1 : 0;
 	if (o->hist)
-		return report_table(ctx, "histogram", "SELECT * FROM funcslower_hist") ?
-		       FTANA_EXIT_ERROR : FTANA_EXIT_OK;
+		return doc_table(ctx, "histogram", "SELECT * FROM funcslower_hist") ?
+		       -1 : 0;
 	if (o->graph && !all)
-		return print_graph(ctx, o) ? FTANA_EXIT_ERROR : FTANA_EXIT_OK;
+		return print_graph(ctx, o) ? -1 : 0;
 
 	bool times = all || o->times, procs = all || o->procs;
 	char *sql = sqlite3_mprintf("SELECT %s%s%scpu, %sdur_us, func%s FROM funcslower_sel ORDER BY id",
-				    times ? "report_ts(ts) AS ts" : "", times ? report_ts_suffix(ctx) : "",
+				    times ? "report_ts(ts) AS ts" : "", times ? slice_ts_suffix(&ctx->slice) : "",
 				    times ? ", " : "", procs ? "comm, pid, " : "",
 				    all ? ", dur_ns, depth, id" : "");
-	int rc = sql ? report_table(ctx, "rows", sql) : -1;
+	int rc = sql ? doc_table(ctx, "rows", sql) : -1;
 
 	sqlite3_free(sql);
-	return rc ? FTANA_EXIT_ERROR : FTANA_EXIT_OK;
+	return rc ? -1 : 0;
 }
 
 const struct report_def report_funcslower_def = {
@@ -191,4 +200,5 @@ const struct report_def report_funcslower_def = {
 		   "text view: with --csv/--json it gives the rows.\n"
 		   "--heatmap: the #heatmap group carries data-total (calls), data-columns,\n"
 		   "data-col-ns; each cell data-n (its calls): the rows of the listing.\n",
+	.views = &views_slow_calls,
 };

@@ -10,12 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/ftana.h"
-#include "analyze/text_escape.h"
+#include "common/text_escape.h"
+#include "reports/args.h"
 #include "reports/heatmap.h"
-#include "reports/report_front.h"
-#include "reports/report_func.h"
-#include "reports/report_util.h"
+#include "reports/lost.h"
+#include "reports/report.h"
+#include "reports/views.h"
+#include "store/db.h"
 
 /* --by: the SQL's iolat_by code and the name of the group column in the output. */
 enum group_by { BY_DISK_TYPE, BY_DISK, BY_TYPE, BY_COMM };
@@ -76,7 +77,7 @@ static int parse_dev(struct report_ctx *ctx, const char *arg, int64_t *dev)
 	*dev = (int64_t)(maj << 20 | min);
 	return 0;
 bad:
-	return report_error(ctx, "bad -D '%s' (MAJOR,MINOR as in /proc/partitions)", arg);
+	return msg_error("bad -D '%s' (MAJOR,MINOR as in /proc/partitions)", arg);
 }
 
 static int option(struct report_ctx *ctx, int index, const char *arg)
@@ -102,18 +103,18 @@ static int option(struct report_ctx *ctx, int index, const char *arg)
 			if (!strcmp(arg, group_names[i]))
 				break;
 		if (i == sizeof(group_names) / sizeof(group_names[0]))
-			return report_error(ctx, "bad --by '%s' (disk, type or comm)", arg);
+			return msg_error("bad --by '%s' (disk, type or comm)", arg);
 		o->by = (enum group_by)i;
 		o->by_given = true;
 		break;
 	}
 	case OPT_INTERVAL:
 		/* a millisecond at least: a finer cut of a long capture is millions of tables */
-		if (report_number(ctx, "-i", arg, 0.001, &secs))
+		if (front_number("-i", arg, 0.001, &secs))
 			return -1;
 		/* three years: interval ends stay far inside int64 ns on any trace clock */
 		if (secs > 1e8)
-			return report_error(ctx, "bad -i '%s' (at most 100000000 s)", arg);
+			return msg_error("bad -i '%s' (at most 100000000 s)", arg);
 		o->step_ns = (int64_t)(secs * 1e9 + 0.5);
 		break;
 	case OPT_HEATMAP: o->heatmap = true; break;
@@ -134,10 +135,10 @@ static int check(struct report_ctx *ctx)
 	const struct iolat_opts *o = ctx->opts;
 
 	if (ctx->fmt == OUT_CSV && nr_tables(o) > 1)
-		return report_error(ctx, "CSV holds one table: give one of --summary, --hist, -i "
+		return msg_error("CSV holds one table: give one of --summary, --hist, -i "
 				    "(or --json for several)");
 	if (o->by_given && !o->summary && !o->hist)
-		return report_error(ctx, "--by groups --summary and --hist: give one of them");
+		return msg_error("--by groups --summary and --hist: give one of them");
 	return heatmap_check(ctx, o->heatmap, o->summary ? "--summary" : o->hist ? "--hist" :
 			     o->step_ns ? "-i" : NULL, o->out, o->col);
 }
@@ -150,23 +151,23 @@ static int prepare_tables(struct report_ctx *ctx)
 	sqlite3 *db = ctx->db;
 
 	for (size_t i = 0; i < sizeof(needed) / sizeof(needed[0]); i++)
-		if (!rf_has_table(db, needed[i]))
-			return rf_missing("iolat", needed[i],
-					  ru_event_recorded(db, "block", needed[i]) ?
+		if (!db_has_table(db, needed[i]))
+			return front_missing(needed[i],
+					  db_event_recorded(db, "block", needed[i]) ?
 					  "it recorded them, but no block I/O happened while it ran" :
 					  "record with 'ftrec iolat'");
-	if (o->queue && !rf_has_table(db, "block_rq_insert")) {
-		if (!ru_event_recorded(db, "block", "block_rq_insert"))
-			return rf_missing("iolat -Q", "block_rq_insert", "record with 'ftrec iolat'");
+	if (o->queue && !db_has_table(db, "block_rq_insert")) {
+		if (!db_event_recorded(db, "block", "block_rq_insert"))
+			return msg_error("-Q: this capture has no block_rq_insert events (record with 'ftrec iolat')");
 		/* Recorded, none happened: with scheduler "none" (loop, NVMe, null_blk by
 		 * default) blk-mq issues a request straight from submit_bio, never queueing
 		 * it, so there is no insert and no queue time to measure. */
-		report_error(ctx, "-Q: the capture recorded block_rq_insert but no request was "
+		msg_error("-Q: the capture recorded block_rq_insert but no request was "
 			     "inserted: the kernel issued each directly (as it does for a disk whose "
 			     "I/O scheduler is 'none'), so there is no queue time; drop -Q for "
 			     "issue-to-completion latency, or record a disk with an I/O scheduler "
 			     "(/sys/block/DISK/queue/scheduler) for queue times");
-		return FTANA_EXIT_ERROR;
+		return -1;
 	}
 	return iolat_views(db);
 }
@@ -176,13 +177,23 @@ static int prepare_tables(struct report_ctx *ctx)
 
 int iolat_views(sqlite3 *db)
 {
-	if (ru_stand_in(db, "block_rq_insert", BLOCK_RQ_COLUMNS) ||
-	    ru_stand_in(db, "lost_events", "cpu, ts, count") ||
-	    ru_add_regexp(db) ||
-	    ftana_exec_sql_file(db, "schema/reports/iolat.sql"))
-		return FTANA_EXIT_ERROR;
+	if (db_stand_in(db, "block_rq_insert", BLOCK_RQ_COLUMNS) ||
+	    db_stand_in(db, "lost_events", "cpu, ts, count") ||
+	    db_add_regexp(db) ||
+	    db_exec_file(db, "schema/reports/iolat.sql"))
+		return -1;
 	return 0;
 }
+
+/* For `ftana sql`: the io views of a capture that has block requests. */
+static int views_io_build(sqlite3 *db)
+{
+	if (!db_has_capture_table(db, "block_rq_issue") || !db_has_capture_table(db, "block_rq_complete"))
+		return 0;
+	return iolat_views(db);
+}
+
+const struct report_views views_io = { "io", views_io_build };
 
 /* temp.iolat_sel and the views over it (iolat_report.sql), for these options. */
 static int select_rows(struct report_ctx *ctx)
@@ -190,10 +201,10 @@ static int select_rows(struct report_ctx *ctx)
 	const struct iolat_opts *o = ctx->opts;
 	sqlite3 *db = ctx->db;
 
-	if (rf_setup(db) || rf_arg(db, "iolat_queue", o->queue) ||
-	    rf_arg(db, "iolat_dev", o->has_dev ? o->dev : -1) || rf_arg(db, "iolat_by", o->by) ||
-	    rf_arg(db, "iolat_step_ns", o->step_ns) ||
-	    ftana_exec_sql_file(db, "schema/reports/iolat_report.sql"))
+	if (args_setup(db) || args_set(db, "iolat_queue", o->queue) ||
+	    args_set(db, "iolat_dev", o->has_dev ? o->dev : -1) || args_set(db, "iolat_by", o->by) ||
+	    args_set(db, "iolat_step_ns", o->step_ns) ||
+	    db_exec_file(db, "schema/reports/iolat_report.sql"))
 		return -1;
 	return 0;
 }
@@ -212,7 +223,7 @@ static sqlite3_stmt *prepare(struct report_ctx *ctx, const char *sql)
 	sqlite3_stmt *st;
 
 	if (sqlite3_prepare_v2(ctx->db, sql, -1, &st, NULL) != SQLITE_OK) {
-		report_error(ctx, "%s", sqlite3_errmsg(ctx->db));
+		msg_error("%s", sqlite3_errmsg(ctx->db));
 		return NULL;
 	}
 	return st;
@@ -227,7 +238,7 @@ static int each_row(struct report_ctx *ctx, sqlite3_stmt *st,
 	while ((step = sqlite3_step(st)) == SQLITE_ROW)
 		row(ctx, st, arg);
 	sqlite3_finalize(st);
-	return step == SQLITE_DONE ? 0 : report_error(ctx, "%s", sqlite3_errmsg(ctx->db));
+	return step == SQLITE_DONE ? 0 : msg_error("%s", sqlite3_errmsg(ctx->db));
 }
 
 /* A report_ts() value: seconds of the trace clock (REAL), or --wall text. */
@@ -274,16 +285,16 @@ static void listing_row(struct report_ctx *ctx, sqlite3_stmt *st, void *arg)
 static int print_listing(struct report_ctx *ctx)
 {
 	const struct iolat_opts *o = ctx->opts;
-	const char *suffix = report_ts_suffix(ctx);
+	const char *suffix = slice_ts_suffix(&ctx->slice);
 	char *sql = sqlite3_mprintf(
 		"SELECT report_ts(start_ts) AS start%s, report_ts(complete_ts) AS end%s, comm, pid, "
 		"type, disk, sector, bytes, que_ns / 1e6 AS que_ms, lat_ns / 1e6 AS lat_ms "
 		"FROM iolat_sel ORDER BY id", suffix, suffix);
 
 	if (!sql)
-		return report_error(ctx, "out of memory");
+		return msg_error("out of memory");
 	if (ctx->fmt != OUT_TEXT) {
-		int rc = report_table(ctx, "rows", sql);
+		int rc = doc_table(ctx, "rows", sql);
 
 		sqlite3_free(sql);
 		return rc;
@@ -320,7 +331,7 @@ static int print_summary(struct report_ctx *ctx)
 				"round(max_ms, 3) AS max_ms FROM iolat_summary", group_names[o->by]) :
 		sqlite3_mprintf("SELECT grp AS \"%w\", count, iops, mb_s, min_ms, avg_ms, p50_ms, "
 				"p90_ms, p99_ms, max_ms FROM iolat_summary", group_names[o->by]);
-	int rc = sql ? report_table(ctx, "summary", sql) : report_error(ctx, "out of memory");
+	int rc = sql ? doc_table(ctx, "summary", sql) : msg_error("out of memory");
 
 	sqlite3_free(sql);
 	return rc;
@@ -366,7 +377,7 @@ static int print_hist(struct report_ctx *ctx)
 	if (ctx->fmt != OUT_TEXT) {
 		char *sql = sqlite3_mprintf("SELECT grp AS \"%w\", low_us, high_us, count "
 					    "FROM iolat_hist", group_names[o->by]);
-		int rc = sql ? report_table(ctx, "histogram", sql) : report_error(ctx, "out of memory");
+		int rc = sql ? doc_table(ctx, "histogram", sql) : msg_error("out of memory");
 
 		sqlite3_free(sql);
 		return rc;
@@ -407,7 +418,7 @@ static void interval_row(struct report_ctx *ctx, sqlite3_stmt *st, void *arg)
 /* -i: one histogram per interval: iolatency's text, or one table. */
 static int print_intervals(struct report_ctx *ctx)
 {
-	const char *suffix = report_ts_suffix(ctx);
+	const char *suffix = slice_ts_suffix(&ctx->slice);
 	/* a guard before the recursive view runs: a cut too fine for this capture */
 	sqlite3_stmt *st = prepare(ctx, "SELECT n, (t_end - t0) / 1e9 FROM iolat_window");
 	int64_t n = 0;
@@ -421,14 +432,14 @@ static int print_intervals(struct report_ctx *ctx)
 	}
 	sqlite3_finalize(st);
 	if (n > 100000)
-		return report_error(ctx, "-i: %lld intervals in the %.3f s this report covers: "
+		return msg_error("-i: %lld intervals in the %.3f s this report covers: "
 				    "at most 100000 (a longer -i, or --since/--until)",
 				    (long long)n, secs);
 	if (ctx->fmt != OUT_TEXT) {
 		char *sql = sqlite3_mprintf("SELECT report_ts(start_ts) AS start%s, "
 					    "report_ts(end_ts) AS end%s, low_ms, high_ms, count "
 					    "FROM iolat_intervals", suffix, suffix);
-		int rc = sql ? report_table(ctx, "intervals", sql) : report_error(ctx, "out of memory");
+		int rc = sql ? doc_table(ctx, "intervals", sql) : msg_error("out of memory");
 
 		sqlite3_free(sql);
 		return rc;
@@ -464,7 +475,7 @@ static int print_heatmap(struct report_ctx *ctx)
 
 		rc = heatmap_report(ctx, hm, &style, o->col, o->out);
 	} else if (st) {
-		report_error(ctx, "%s", step == SQLITE_NOMEM ? "out of memory" : sqlite3_errmsg(ctx->db));
+		msg_error("%s", step == SQLITE_NOMEM ? "out of memory" : sqlite3_errmsg(ctx->db));
 	}
 	heatmap_free(hm);
 	return rc;
@@ -497,10 +508,10 @@ static int note_dropped(struct report_ctx *ctx)
 
 		for (size_t i = 0; n && reason && i < sizeof(texts) / sizeof(texts[0]); i++)
 			if (!strcmp(reason, texts[i].reason))
-				report_note(ctx, "%lld %s", n, texts[i].text);
+				msg_note("%lld %s", n, texts[i].text);
 	}
 	sqlite3_finalize(st);
-	return step == SQLITE_DONE ? 0 : report_error(ctx, "%s", sqlite3_errmsg(ctx->db));
+	return step == SQLITE_DONE ? 0 : msg_error("%s", sqlite3_errmsg(ctx->db));
 }
 
 static int run(struct report_ctx *ctx)
@@ -510,8 +521,8 @@ static int run(struct report_ctx *ctx)
 
 	if (rc)
 		return rc;
-	if (report_warn_lost(ctx, "SELECT min(ts), max(ts) FROM io_rq") || select_rows(ctx))
-		return FTANA_EXIT_ERROR;
+	if (lost_warn(ctx->db, "SELECT min(ts), max(ts) FROM io_rq", &ctx->slice) || select_rows(ctx))
+		return -1;
 	if (o->heatmap)
 		rc = print_heatmap(ctx);
 	else if (!nr_tables(o))
@@ -521,7 +532,7 @@ static int run(struct report_ctx *ctx)
 		     (o->step_ns && print_intervals(ctx));
 	if (!rc)
 		rc = note_dropped(ctx);
-	return rc ? FTANA_EXIT_ERROR : FTANA_EXIT_OK;
+	return rc ? -1 : 0;
 }
 
 const struct report_def report_iolat_def = {
@@ -558,4 +569,5 @@ const struct report_def report_iolat_def = {
 	"each cell data-n (its I/Os). The same I/Os as the listing with the same options.\n"
 	"notes (-v): completions without a start, pairs excluded around lost events.\n"
 	"SQL: `ftana sql FILE 'select * from io'` (docs/SQL.md).\n",
+	.views = &views_io,
 };

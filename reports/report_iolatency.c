@@ -9,12 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/ftana.h"
-#include "analyze/text_escape.h"
-#include "reports/report_front.h"
-#include "reports/report_func.h"
-#include "reports/report_util.h"
+#include "common/text_escape.h"
+#include "reports/args.h"
+#include "reports/lost.h"
+#include "reports/report.h"
 #include "reports/snoop.h"
+#include "reports/views.h"
+#include "store/db.h"
 
 struct iolatency_opts {
 	int64_t step_ns; /* -i, default 1 s */
@@ -40,10 +41,10 @@ static int option(struct report_ctx *ctx, int index, const char *arg)
 		return 0;
 	}
 	/* iolat -i's bounds, for the same reasons (report_iolat.c) */
-	if (report_number(ctx, "-i", arg, 0.001, &secs))
+	if (front_number("-i", arg, 0.001, &secs))
 		return -1;
 	if (secs > 1e8)
-		return report_error(ctx, "bad -i '%s' (at most 100000000 s)", arg);
+		return msg_error("bad -i '%s' (at most 100000000 s)", arg);
 	o->step_ns = (int64_t)(secs * 1e9 + 0.5);
 	return 0;
 }
@@ -53,7 +54,7 @@ static int one_disk(struct report_ctx *ctx, int64_t dev)
 {
 	sqlite3 *db = ctx->db;
 
-	if (rf_arg(db, "iolat_dev", dev) || ftana_exec_sql_file(db, "schema/reports/iolat_report.sql"))
+	if (args_set(db, "iolat_dev", dev) || db_exec_file(db, "schema/reports/iolat_report.sql"))
 		return -1;
 	sqlite3_stmt *st;
 	int64_t n = 0;
@@ -62,9 +63,9 @@ static int one_disk(struct report_ctx *ctx, int64_t dev)
 		n = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
 	if (n > 100000)
-		return report_error(ctx, "-i: %lld intervals: at most 100000 (a longer -i, or "
+		return msg_error("-i: %lld intervals: at most 100000 (a longer -i, or "
 				    "--since/--until)", (long long)n);
-	return ru_exec(db, "iolatency", "INSERT INTO temp.iolatency_rows SELECT "
+	return db_exec(db, "INSERT INTO temp.iolatency_rows SELECT "
 		       "(SELECT min(disk) FROM iolat_sel), k, start_ts, end_ts, low_ms, high_ms, count "
 		       "FROM iolat_intervals WHERE EXISTS (SELECT 1 FROM iolat_sel)");
 }
@@ -81,7 +82,7 @@ static int print_text(struct report_ctx *ctx)
 	if (sqlite3_prepare_v2(ctx->db, "SELECT k, report_ts(end_ts), disk, low_ms, high_ms, count, "
 			       "max(count) OVER (PARTITION BY k, disk) FROM iolatency_rows "
 			       "ORDER BY k, disk, low_ms", -1, &st, NULL) != SQLITE_OK)
-		return report_error(ctx, "%s", sqlite3_errmsg(ctx->db));
+		return msg_error("%s", sqlite3_errmsg(ctx->db));
 	ctx->tables++;
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *disk = (const char *)sqlite3_column_text(st, 2);
@@ -107,7 +108,7 @@ static int print_text(struct report_ctx *ctx)
 	}
 	free(disk_seen);
 	sqlite3_finalize(st);
-	return step == SQLITE_DONE ? 0 : report_error(ctx, "%s", sqlite3_errmsg(ctx->db));
+	return step == SQLITE_DONE ? 0 : msg_error("%s", sqlite3_errmsg(ctx->db));
 }
 
 static int run(struct report_ctx *ctx)
@@ -117,16 +118,16 @@ static int run(struct report_ctx *ctx)
 	sqlite3_stmt *st;
 	int step;
 
-	if (!rf_has_table(db, "block_rq_issue") || !rf_has_table(db, "block_rq_complete"))
-		return rf_missing("iolatency", "block_rq_complete", "record with 'ftrec triage' or "
+	if (!db_has_table(db, "block_rq_issue") || !db_has_table(db, "block_rq_complete"))
+		return front_missing("block_rq_complete", "record with 'ftrec triage' or "
 				  "'ftrec iolat' while the disk does I/O");
-	if (iolat_views(db) || report_warn_lost(ctx, "SELECT min(ts), max(ts) FROM io_rq") ||
-	    rf_setup(db) || rf_arg(db, "iolat_queue", o->queue) || rf_arg(db, "iolat_by", 1) ||
-	    rf_arg(db, "iolat_step_ns", o->step_ns ? o->step_ns : 1000000000) ||
-	    ftana_exec_sql_file(db, "schema/reports/iolatency_report.sql"))
-		return FTANA_EXIT_ERROR;
+	if (iolat_views(db) || lost_warn(ctx->db, "SELECT min(ts), max(ts) FROM io_rq", &ctx->slice) ||
+	    args_setup(db) || args_set(db, "iolat_queue", o->queue) || args_set(db, "iolat_by", 1) ||
+	    args_set(db, "iolat_step_ns", o->step_ns ? o->step_ns : 1000000000) ||
+	    db_exec_file(db, "schema/reports/iolatency_report.sql"))
+		return -1;
 	if (sqlite3_prepare_v2(db, "SELECT DISTINCT dev FROM io ORDER BY dev", -1, &st, NULL) != SQLITE_OK)
-		return report_error(ctx, "%s", sqlite3_errmsg(db)), FTANA_EXIT_ERROR;
+		return msg_error("%s", sqlite3_errmsg(db)), -1;
 	/* every disk's rows first (one_disk re-runs iolat's SQL), then one table */
 	int64_t *devs = NULL;
 	size_t n = 0;
@@ -143,9 +144,9 @@ static int run(struct report_ctx *ctx)
 		rc = one_disk(ctx, devs[i]);
 	free(devs);
 	if (rc)
-		return FTANA_EXIT_ERROR;
+		return -1;
 	if (ctx->fmt == OUT_TEXT)
-		return print_text(ctx) ? FTANA_EXIT_ERROR : FTANA_EXIT_OK;
+		return print_text(ctx) ? -1 : 0;
 	return snoop_print(ctx, "intervals", "SELECT report_ts(start_ts) AS start%s, "
 			   "report_ts(end_ts) AS end%s, disk, low_ms, high_ms, count "
 			   "FROM iolatency_rows ORDER BY k, disk, low_ms");
@@ -166,4 +167,5 @@ const struct report_def report_iolatency_def = {
 	"columns (CSV/JSON): start_s, end_s (start_wall/end_wall with --wall), disk\n"
 	"  (\"MAJ,MIN\"), low_ms, high_ms, count\n"
 	"SQL: the `io` view (docs/SQL.md, iolat).\n",
+	.views = &views_io,
 };

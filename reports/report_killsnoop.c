@@ -6,10 +6,10 @@
  */
 #include <stdlib.h>
 
-#include "analyze/ftana.h"
-#include "reports/report_front.h"
-#include "reports/report_func.h"
+#include "reports/args.h"
+#include "reports/report.h"
 #include "reports/snoop.h"
+#include "reports/views.h"
 
 struct killsnoop_opts {
 	int64_t target; /* --target PID, -1 every target */
@@ -34,10 +34,10 @@ static int option(struct report_ctx *ctx, int index, const char *arg)
 		o->all = true;
 		return 0;
 	}
-	if (report_number(ctx, "--target", arg, 1, &pid))
+	if (front_number("--target", arg, 1, &pid))
 		return -1;
 	if (pid != (double)(int64_t)pid || pid > 2147483647)
-		return report_error(ctx, "bad --target '%s' (a process id)", arg);
+		return msg_error("bad --target '%s' (a process id)", arg);
 	o->target = (int64_t)pid;
 	return 0;
 }
@@ -51,10 +51,10 @@ static int run(struct report_ctx *ctx)
 
 	if (rc)
 		return rc;
-	if (rf_arg(ctx->db, "kill_target", o->target > 0 ? o->target : -1) ||
-	    rf_arg(ctx->db, "kill_all", o->all) ||
+	if (args_set(ctx->db, "kill_target", o->target > 0 ? o->target : -1) ||
+	    args_set(ctx->db, "kill_all", o->all) ||
 	    snoop_select(ctx, "schema/reports/killsnoop_report.sql"))
-		return FTANA_EXIT_ERROR;
+		return -1;
 	return snoop_print(ctx, "rows",
 			   "SELECT report_ts(ts) AS time%s, sender_pid, sender_comm, target_pid, "
 			   "target_comm, signal, sig, si_code, result FROM killsnoop_sel ORDER BY id");
@@ -76,4 +76,5 @@ const struct report_def report_killsnoop_def = {
 	"  (number), si_code, result (the kernel's: delivered, ignored, already_pending,\n"
 	"  overflow_fail, lose_info)\n"
 	"SQL: `ftana sql FILE 'select * from kills'` (docs/SQL.md).\n",
+	.views = &views_snoop,
 };

@@ -11,11 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/ftana.h"
-#include "reports/report_func.h"
-#include "reports/report_front.h"
-#include "reports/report_util.h"
-#include "analyze/text_escape.h"
+#include "common/text_escape.h"
+#include "reports/args.h"
+#include "reports/lost.h"
+#include "reports/report.h"
+#include "reports/views.h"
+#include "store/db.h"
 
 struct kprobe_opts {
 	const char *probe;
@@ -55,8 +56,8 @@ static int print_text(struct report_ctx *ctx, sqlite3_stmt *st)
 {
 	sqlite3_stmt *frames = NULL;
 
-	if (rf_has_table(ctx->db, "stacks") &&
-	    !(frames = ru_prepare(ctx->db, "kprobe",
+	if (db_has_table(ctx->db, "stacks") &&
+	    !(frames = db_prepare(ctx->db,
 				  "SELECT frame FROM kprobe_stack_frames WHERE stack_id = ?")))
 		return -1;
 	while (sqlite3_step(st) == SQLITE_ROW) {
@@ -90,26 +91,26 @@ static int run(struct report_ctx *ctx)
 {
 	const struct kprobe_opts *o = ctx->opts;
 	sqlite3 *db = ctx->db;
-	bool stacks = rf_has_table(db, "stacks");
+	bool stacks = db_has_table(db, "stacks");
 	sqlite3_stmt *st;
 	char *sql;
 	int rc;
 
 	if (kprobe_views(db) || (stacks && stacks_views(db)))
-		return FTANA_EXIT_ERROR;
-	if (!(st = ru_prepare(db, "kprobe", "SELECT count(*) FROM kprobe_tables WHERE ?1 IS NULL OR name = ?1")))
-		return FTANA_EXIT_ERROR;
+		return -1;
+	if (!(st = db_prepare(db, "SELECT count(*) FROM kprobe_tables WHERE ?1 IS NULL OR name = ?1")))
+		return -1;
 	sqlite3_bind_text(st, 1, o->probe, -1, SQLITE_STATIC);
 	int found = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
 	sqlite3_finalize(st);
 	if (!found && o->probe) {
-		report_error(ctx, "no probe named '%s' in this capture", o->probe);
-		return FTANA_EXIT_ERROR;
+		msg_error("no probe named '%s' in this capture", o->probe);
+		return -1;
 	}
 	if (!found)
-		return rf_missing("kprobe", "kprobe", "record with 'ftrec kprobe'");
-	if (report_warn_lost(ctx, "SELECT min(ts), max(ts) FROM probe_hits"))
-		return FTANA_EXIT_ERROR;
+		return front_missing("kprobe", "record with 'ftrec kprobe'");
+	if (lost_warn(ctx->db, "SELECT min(ts), max(ts) FROM probe_hits", &ctx->slice))
+		return -1;
 
 	if (ctx->fmt == OUT_TEXT)
 		sql = sqlite3_mprintf("SELECT coalesce(t.comm, '<...>') || '-' || h.pid, h.cpu, report_ts(h.ts), "
@@ -118,18 +119,18 @@ static int run(struct report_ctx *ctx)
 		sql = sqlite3_mprintf("SELECT report_ts(h.ts) AS ts%s, h.cpu AS cpu, h.pid AS pid, "
 				      "coalesce(t.comm, '<...>') AS comm, h.probe AS probe, "
 				      "h.func AS func, h.args AS args, %s AS stack " HITS_SQL,
-				      report_ts_suffix(ctx), stacks ?
+				      slice_ts_suffix(&ctx->slice), stacks ?
 				      "(SELECT folded FROM stack_folded f WHERE f.stack_id = h.stack_id)" :
 				      "NULL");
-	if (!sql || !(st = ru_prepare(db, "kprobe", sql))) {
+	if (!sql || !(st = db_prepare(db, sql))) {
 		sqlite3_free(sql);
-		return FTANA_EXIT_ERROR;
+		return -1;
 	}
 	sqlite3_free(sql);
 	sqlite3_bind_text(st, 1, o->probe, -1, SQLITE_STATIC);
-	rc = ctx->fmt == OUT_TEXT ? print_text(ctx, st) : report_table_stmt(ctx, "rows", st);
+	rc = ctx->fmt == OUT_TEXT ? print_text(ctx, st) : doc_table_stmt(ctx, "rows", st);
 	sqlite3_finalize(st);
-	return rc ? FTANA_EXIT_ERROR : FTANA_EXIT_OK;
+	return rc ? -1 : 0;
 }
 
 const struct report_def report_kprobe_def = {
@@ -145,4 +146,5 @@ const struct report_def report_kprobe_def = {
 		   "u*/s* decimal, string quoted, symbol func+0xoff; a faulted fetch (fault)),\n"
 		   "stack (with -s: the kernel stack, root first, frames joined by ';').\n"
 		   "The slice takes a hit by its own time, CPU and task.\n",
+	.views = &views_probe_hits,
 };

@@ -8,12 +8,13 @@
  */
 #include <stdbool.h>
 
-#include "analyze/ftana.h"
-#include "analyze/text_escape.h"
-#include "reports/report_front.h"
-#include "reports/report_func.h"
-#include "reports/report_util.h"
+#include "common/text_escape.h"
+#include "reports/args.h"
+#include "reports/lost.h"
+#include "reports/report.h"
 #include "reports/sched_common.h"
+#include "reports/views.h"
+#include "store/db.h"
 
 struct offcpu_opts {
 	enum sched_by by;
@@ -45,7 +46,7 @@ static int check(struct report_ctx *ctx)
 	const struct offcpu_opts *o = ctx->opts;
 
 	if (o->folded && ctx->fmt != OUT_TEXT)
-		return report_error(ctx, "--folded is text (FlameGraph's input): --csv/--json give "
+		return msg_error("--folded is text (FlameGraph's input): --csv/--json give "
 				    "the table");
 	return 0;
 }
@@ -69,7 +70,7 @@ static int print_table(struct report_ctx *ctx, enum sched_by by)
 		"round(max_us, 1) AS max_us, round(runq_ms, 3) AS runq_ms FROM offcpu_stats" :
 		"SELECT %s, state, count, total_ms, avg_us, max_us, runq_ms FROM offcpu_stats",
 		group[by]);
-	int rc = sql ? report_table(ctx, "rows", sql) : report_error(ctx, "out of memory");
+	int rc = sql ? doc_table(ctx, "rows", sql) : msg_error("out of memory");
 
 	sqlite3_free(sql);
 	return rc;
@@ -82,21 +83,21 @@ static int run(struct report_ctx *ctx)
 
 	if (rc)
 		return rc;
-	if (!rf_has_table(ctx->db, "stacks") &&
-	    ru_stand_in(ctx->db, "stacks", "stack_id, depth, addr, symbol"))
-		return FTANA_EXIT_ERROR;
-	if (o->folded && !rf_meta_int(ctx->db, "stacktrace", &(int64_t){ 0 }))
-		report_warn(ctx, "this capture has no stacks (record with -s): every line is "
+	if (!db_has_table(ctx->db, "stacks") &&
+	    db_stand_in(ctx->db, "stacks", "stack_id, depth, addr, symbol"))
+		return -1;
+	if (o->folded && !db_meta_int(ctx->db, "stacktrace", &(int64_t){ 0 }))
+		msg_warn("this capture has no stacks (record with -s): every line is "
 			    "\"comm;[no stack]\"");
 	if (stacks_views(ctx->db) ||
 	    sched_select(ctx, o->by, "schema/reports/offcpu_report.sql") ||
-	    (o->folded ? ru_each_row(ctx->db, ctx->def->name, "SELECT folded, us FROM offcpu_folded",
+	    (o->folded ? db_each_row(ctx->db, "SELECT folded, us FROM offcpu_folded",
 				     0, folded_row, stdout)
 		       : print_table(ctx, o->by)) ||
 	    sched_note_statuses(ctx, "SELECT status, count(*) FROM offcpu_all "
 				"WHERE in_slice(on_ts, cpu, pid) GROUP BY status", "off-CPU intervals"))
-		return FTANA_EXIT_ERROR;
-	return FTANA_EXIT_OK;
+		return -1;
+	return 0;
 }
 
 const struct report_def report_offcpu_def = {
@@ -121,4 +122,5 @@ const struct report_def report_offcpu_def = {
 	"  runq_ms (the part spent on a run queue after the wakeup, when the wakeup was\n"
 	"  recorded); --folded: \"comm;outermost;...;innermost\" and whole microseconds.\n"
 	"SQL: `ftana sql FILE 'select * from offcpu'` (docs/SQL.md).\n",
+	.views = &views_sched,
 };

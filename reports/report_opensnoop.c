@@ -5,10 +5,10 @@
  * triage --syscalls'), the path from that capture's kprobe ftrec_open_path. SQL: schema/reports/opensnoop.sql (the `opens` view, over
  * syscount.sql's pairing), opensnoop_report.sql (the slice).
  */
-#include "analyze/ftana.h"
-#include "reports/report_front.h"
-#include "reports/report_func.h"
+#include "reports/args.h"
+#include "reports/report.h"
 #include "reports/snoop.h"
+#include "reports/views.h"
 
 struct opensnoop_opts {
 	bool failed; /* -x */
@@ -39,15 +39,15 @@ static int run(struct report_ctx *ctx)
 
 	if (rc)
 		return rc;
-	if (rf_arg(ctx->db, "opensnoop_failed", o->failed) ||
+	if (args_set(ctx->db, "opensnoop_failed", o->failed) ||
 	    snoop_select(ctx, "schema/reports/opensnoop_report.sql"))
-		return FTANA_EXIT_ERROR;
+		return -1;
 	/* path NULL: neither the syscall event nor the probe ftrec_open_path held it (opensnoop.sql) */
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(ctx->db, "SELECT count(*) FROM opensnoop_sel WHERE path IS NULL",
 			       -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW &&
 	    sqlite3_column_int64(st, 0) > 0)
-		report_warn(ctx, "%lld opens without a path: the syscall events record the file "
+		msg_warn("%lld opens without a path: the syscall events record the file "
 			    "name's user-space address only (filename_addr), and no ftrec_open_path "
 			    "probe hit gives it (the probe 'ftrec triage --syscalls' adds on a kernel "
 			    "with kprobes; none for a call whose exit is not in the capture)",
@@ -78,4 +78,5 @@ const struct report_def report_opensnoop_def = {
 	"  failed), error (ENOENT, ... or \"errno N\"; null when it succeeded), dur_us\n"
 	"  (null: the call's exit is not in the capture)\n"
 	"SQL: `ftana sql FILE 'select * from opens'` (docs/SQL.md).\n",
+	.views = &views_snoop,
 };

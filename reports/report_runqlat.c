@@ -8,31 +8,32 @@
  */
 #include <stdbool.h>
 
-#include "analyze/ftana.h"
-#include "reports/report_front.h"
-#include "reports/report_func.h"
-#include "reports/report_util.h"
+#include "reports/args.h"
+#include "reports/lost.h"
+#include "reports/report.h"
 #include "reports/sched_common.h"
+#include "reports/views.h"
+#include "store/db.h"
 
 static int run(struct report_ctx *ctx)
 {
 	const struct sched_dist_opts *o = ctx->opts;
 	/* before sched_prepare makes a stand-in of it */
-	bool wakeups = rf_has_table(ctx->db, "sched_wakeup") ||
-		       ru_event_recorded(ctx->db, "sched", "sched_wakeup");
+	bool wakeups = db_has_table(ctx->db, "sched_wakeup") ||
+		       db_event_recorded(ctx->db, "sched", "sched_wakeup");
 	int rc = sched_prepare(ctx);
 
 	if (rc)
 		return rc;
 	if (!wakeups)
-		report_warn(ctx, "sched:sched_wakeup was not recorded: only the waits of "
+		msg_warn("sched:sched_wakeup was not recorded: only the waits of "
 			    "preempted tasks are measured (record it for wakeup latency)");
 	if (sched_select(ctx, o->by, "schema/reports/runqlat_report.sql") ||
 	    sched_print_dist(ctx, o->by, o->summary, "usecs") ||
 	    sched_note_statuses(ctx, "SELECT status, count(*) FROM runqlat_waits "
 				"WHERE in_slice(run_ts, cpu, pid) GROUP BY status", "run-queue waits"))
-		return FTANA_EXIT_ERROR;
-	return FTANA_EXIT_OK;
+		return -1;
+	return 0;
 }
 
 const struct report_def report_runqlat_def = {
@@ -56,4 +57,5 @@ const struct report_def report_runqlat_def = {
 	"  (low_us <= wait in whole us <= high_us), count; --summary: [group], count,\n"
 	"  total_ms, avg_us, p50_us, p90_us, p99_us (nearest rank), max_us.\n"
 	"SQL: `ftana sql FILE 'select * from runq_waits'` (docs/SQL.md).\n",
+	.views = &views_sched,
 };

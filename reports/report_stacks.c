@@ -11,13 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/ftana.h"
-#include "reports/report_func.h"
-#include "reports/report_front.h"
-#include "reports/report_util.h"
-#include "analyze/text_escape.h"
+#include "common/text_escape.h"
+#include "reports/args.h"
 #include "reports/flame.h"
+#include "reports/lost.h"
+#include "reports/report.h"
 #include "reports/svg.h"
+#include "reports/views.h"
+#include "store/db.h"
 
 struct stacks_opts {
 	const char *event;
@@ -61,7 +62,7 @@ static int check(struct report_ctx *ctx)
 	const struct stacks_opts *o = ctx->opts;
 
 	if (o->folded && ctx->fmt != OUT_TEXT)
-		return report_error(ctx, "--folded is text (FlameGraph's input): --csv/--json give "
+		return msg_error("--folded is text (FlameGraph's input): --csv/--json give "
 				    "the same stacks as rows (count, frames)");
 	return flame_check(ctx, o->svg, o->folded ? "--folded" : NULL, o->out, o->min_width);
 }
@@ -74,13 +75,13 @@ static int check(struct report_ctx *ctx)
 static char *events_sql(struct report_ctx *ctx, const char *event)
 {
 	sqlite3 *db = ctx->db;
-	char *table = event ? ru_event_table(db, "stacks", event) : NULL;
+	char *table = event ? db_event_table(db, event) : NULL;
 	sqlite3_stmt *st = NULL;
 	char *sql = NULL;
 
 	if (event && !table)
 		return NULL;
-	st = ru_prepare(db, "stacks",
+	st = db_prepare(db,
 		"SELECT m.name FROM sqlite_master m WHERE m.type = 'table' "
 		"AND (SELECT count(*) FROM pragma_table_info(m.name) c "
 		"     WHERE c.name IN ('id', 'ts', 'cpu', 'pid', 'stack_id')) = 5 "
@@ -99,7 +100,7 @@ static char *events_sql(struct report_ctx *ctx, const char *event)
 	sqlite3_finalize(st);
 	free(table);
 	if (!sql)
-		report_error(ctx, "this capture has no events with a stack_id column "
+		msg_error("this capture has no events with a stack_id column "
 			     "(see 'ftana info FILE')");
 	return sql;
 }
@@ -134,7 +135,7 @@ static int folded_row(sqlite3_stmt *st, void *ctx)
 /* Counted ones and distinct stacks, as a note (-v). */
 static int note_row(sqlite3_stmt *st, void *ctx)
 {
-	report_note(ctx, "%lld events with a kernel stack, %lld distinct stacks",
+	msg_note("%lld events with a kernel stack, %lld distinct stacks",
 		    (long long)sqlite3_column_int64(st, 0), (long long)sqlite3_column_int64(st, 1));
 	return 0;
 }
@@ -144,7 +145,7 @@ static int print_svg(struct report_ctx *ctx)
 {
 	const struct stacks_opts *o = ctx->opts;
 	struct flame *fl = flame_new(FLAME_SELF);
-	sqlite3_stmt *st = ru_prepare(ctx->db, "stacks", "SELECT folded, count FROM stack_counts");
+	sqlite3_stmt *st = db_prepare(ctx->db, "SELECT folded, count FROM stack_counts");
 	int step = SQLITE_NOMEM;
 
 	while (fl && st && (step = sqlite3_step(st)) == SQLITE_ROW)
@@ -168,7 +169,7 @@ static int print_svg(struct report_ctx *ctx)
 		rc = flame_report(ctx, fl, &style, o->out, o->min_width);
 		free(title);
 	} else if (st) {
-		report_error(ctx, "%s", step == SQLITE_NOMEM ? "out of memory" : sqlite3_errmsg(ctx->db));
+		msg_error("%s", step == SQLITE_NOMEM ? "out of memory" : sqlite3_errmsg(ctx->db));
 	}
 	flame_free(fl);
 	return rc;
@@ -179,18 +180,18 @@ static int print(struct report_ctx *ctx)
 	const struct stacks_opts *o = ctx->opts;
 	sqlite3 *db = ctx->db;
 
-	if (ru_each_row(db, "stacks", "SELECT coalesce(sum(count), 0), count(*) FROM stack_counts",
+	if (db_each_row(db, "SELECT coalesce(sum(count), 0), count(*) FROM stack_counts",
 			0, note_row, ctx))
 		return -1;
 	if (o->svg)
 		return print_svg(ctx);
 	if (ctx->fmt != OUT_TEXT)
-		return report_table(ctx, "rows", "SELECT count, folded AS frames FROM stack_counts "
+		return doc_table(ctx, "rows", "SELECT count, folded AS frames FROM stack_counts "
 				    "ORDER BY count DESC, folded");
 	if (o->folded)
-		return ru_each_row(db, "stacks", "SELECT folded, count FROM stack_counts "
+		return db_each_row(db, "SELECT folded, count FROM stack_counts "
 				   "ORDER BY count DESC, folded", 0, folded_row, stdout);
-	return ru_each_row(db, "stacks", "SELECT folded, count, sum(count) OVER (), "
+	return db_each_row(db, "SELECT folded, count, sum(count) OVER (), "
 			   "row_number() OVER (ORDER BY count DESC, folded) FROM stack_counts "
 			   "ORDER BY count DESC, folded", 0, stack_row, stdout);
 }
@@ -201,30 +202,32 @@ static int run(struct report_ctx *ctx)
 	sqlite3 *db = ctx->db;
 	int rc = -1;
 
-	if (!rf_has_table(db, "stacks"))
-		return rf_missing("stacks", "stacks", "record with -s");
+	if (!db_has_table(db, "stacks"))
+		return front_missing("stacks", "record with -s");
 
 	char *events = events_sql(ctx, o->event);
 	if (!events)
-		return FTANA_EXIT_ERROR;
+		return -1;
 	char *range = sqlite3_mprintf("SELECT min(ts), max(ts) FROM (%s)", events);
 	char *refs = sqlite3_mprintf("DROP TABLE IF EXISTS temp.stack_refs; "
 				     "CREATE TEMP TABLE stack_refs AS SELECT stack_id FROM (%s) "
 				     "WHERE stack_id IS NOT NULL", events);
-	if (range && refs && !report_warn_lost(ctx, range) && !ru_exec(db, "stacks", refs) &&
-	    !stacks_views(db) && !ftana_exec_sql_file(db, "schema/reports/stacks.sql"))
+	if (range && refs && !lost_warn(ctx->db, range, &ctx->slice) && !db_exec(db, refs) &&
+	    !stacks_views(db) && !db_exec_file(db, "schema/reports/stacks.sql"))
 		rc = print(ctx);
 	sqlite3_free(range);
 	sqlite3_free(refs);
 	sqlite3_free(events);
-	return rc ? FTANA_EXIT_ERROR : FTANA_EXIT_OK;
+	return rc ? -1 : 0;
 }
 
 int stacks_views(sqlite3 *db)
 {
-	return rf_has_table(db, "stacks") ?
-	       ftana_exec_sql_file(db, "schema/reports/stacks_views.sql") : 0;
+	return db_has_table(db, "stacks") ?
+	       db_exec_file(db, "schema/reports/stacks_views.sql") : 0;
 }
+
+const struct report_views views_stacks = { "stack_folded", stacks_views };
 
 const struct report_def report_stacks_def = {
 	.name = "stacks",
@@ -240,4 +243,5 @@ const struct report_def report_stacks_def = {
 		   "and distinct stacks.\n"
 		   "--svg: the <svg> element's #flame group carries data-total (events) and\n"
 		   "data-omitted (events in frames too narrow to draw); each frame's data-v its count.\n",
+	.views = &views_stacks,
 };

@@ -10,11 +10,12 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "analyze/ftana.h"
-#include "reports/report_front.h"
-#include "reports/report_func.h"
-#include "reports/report_util.h"
+#include "reports/args.h"
+#include "reports/lost.h"
+#include "reports/report.h"
 #include "reports/sched_common.h"
+#include "reports/views.h"
+#include "store/db.h"
 
 struct summary_opts {
 	double top;
@@ -53,17 +54,17 @@ static int option(struct report_ctx *ctx, int index, const char *arg)
 	struct summary_opts *o = ctx->opts;
 
 	(void)index;
-	if (report_number(ctx, "--top", arg, 1, &o->top))
+	if (front_number("--top", arg, 1, &o->top))
 		return -1;
 	if (o->top > 1e9 || o->top != (long long)o->top)
-		return report_error(ctx, "bad --top '%s' (a whole number of rows)", arg);
+		return msg_error("bad --top '%s' (a whole number of rows)", arg);
 	return 0;
 }
 
 static int check(struct report_ctx *ctx)
 {
 	if (ctx->fmt == OUT_CSV)
-		return report_error(ctx, "the summary has several tables and CSV holds one: "
+		return msg_error("the summary has several tables and CSV holds one: "
 				    "text or --json");
 	return 0;
 }
@@ -71,7 +72,7 @@ static int check(struct report_ctx *ctx)
 static bool part_present(sqlite3 *db, const struct part *p)
 {
 	for (const char *const *t = p->needs; *t; t++)
-		if (!rf_has_table(db, *t))
+		if (!db_has_table(db, *t))
 			return false;
 	return true;
 }
@@ -84,11 +85,11 @@ static int stand_ins(struct report_ctx *ctx, const bool present[])
 	if (sched_views(db))
 		return -1;
 	if (present[2] ? iolat_views(db) :
-	    ru_stand_in(db, "io", "pid, comm, bytes, lat_ns, issue_ts, issue_cpu"))
+	    db_stand_in(db, "io", "pid, comm, bytes, lat_ns, issue_ts, issue_cpu"))
 		return -1;
-	if (ru_stand_in(db, "sched_process_exec", "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, "
+	if (db_stand_in(db, "sched_process_exec", "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, "
 			"filename, field_pid, old_pid") ||
-	    ru_stand_in(db, "signal_generate", "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, sig, "
+	    db_stand_in(db, "signal_generate", "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, sig, "
 			"errno, code, comm, field_pid, \"group\", result"))
 		return -1;
 	return 0;
@@ -108,7 +109,7 @@ static int title(struct report_ctx *ctx, const char *text)
 /* The losses: a table, or in text one line when there are none. */
 static int print_losses(struct report_ctx *ctx)
 {
-	sqlite3_stmt *st = ru_prepare(ctx->db, ctx->def->name, "SELECT count(*) FROM summary_losses");
+	sqlite3_stmt *st = db_prepare(ctx->db, "SELECT count(*) FROM summary_losses");
 	bool none = st && sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0) == 0;
 
 	sqlite3_finalize(st);
@@ -119,7 +120,7 @@ static int print_losses(struct report_ctx *ctx)
 		return 0;
 	}
 	title(ctx, "lost events per CPU");
-	return report_table(ctx, "losses", "SELECT cpu, pages, events_lost, unknown_pages "
+	return doc_table(ctx, "losses", "SELECT cpu, pages, events_lost, unknown_pages "
 			    "FROM summary_losses");
 }
 
@@ -147,7 +148,7 @@ static int print_missing(struct report_ctx *ctx, const bool present[])
 		}
 		char *full = sql ? sqlite3_mprintf("%s)", sql) : NULL;
 
-		rc = full ? report_table(ctx, "missing", full) : report_error(ctx, "out of memory");
+		rc = full ? doc_table(ctx, "missing", full) : msg_error("out of memory");
 		sqlite3_free(sql);
 		sqlite3_free(full);
 		return rc;
@@ -168,26 +169,26 @@ static int run(struct report_ctx *ctx)
 
 	for (size_t i = 0; i < NR_PARTS; i++)
 		present[i] = part_present(db, &parts[i]);
-	if (report_warn_lost(ctx, "SELECT min(ts), max(ts) FROM events") ||
-	    stand_ins(ctx, present) || rf_setup(db) ||
-	    rf_arg(db, "summary_top", o->top ? (int64_t)o->top : 10) ||
-	    ftana_exec_sql_file(db, "schema/reports/snoop_names.sql") ||
-	    ftana_exec_sql_file(db, "schema/reports/summary_report.sql"))
-		return FTANA_EXIT_ERROR;
+	if (lost_warn(ctx->db, "SELECT min(ts), max(ts) FROM events", &ctx->slice) ||
+	    stand_ins(ctx, present) || args_setup(db) ||
+	    args_set(db, "summary_top", o->top ? (int64_t)o->top : 10) ||
+	    db_exec_file(db, "schema/reports/snoop_names.sql") ||
+	    db_exec_file(db, "schema/reports/summary_report.sql"))
+		return -1;
 	if (title(ctx, "capture") ||
-	    report_table(ctx, "capture", "SELECT duration_s, cpus, events, end_state FROM summary_capture"))
-		return FTANA_EXIT_ERROR;
+	    doc_table(ctx, "capture", "SELECT duration_s, cpus, events, end_state FROM summary_capture"))
+		return -1;
 	if (print_losses(ctx))
-		return FTANA_EXIT_ERROR;
+		return -1;
 	for (size_t i = 0; i < NR_PARTS; i++)
 		if (present[i] && (title(ctx, parts[i].title) ||
-				   report_table(ctx, parts[i].key, parts[i].sql)))
-			return FTANA_EXIT_ERROR;
+				   doc_table(ctx, parts[i].key, parts[i].sql)))
+			return -1;
 	if (present[1] && sched_note_statuses(ctx, "SELECT status, count(*) FROM summary_waits "
 					      "WHERE in_slice(run_ts, cpu, pid) GROUP BY status",
 					      "run-queue waits"))
-		return FTANA_EXIT_ERROR;
-	return print_missing(ctx, present) ? FTANA_EXIT_ERROR : FTANA_EXIT_OK;
+		return -1;
+	return print_missing(ctx, present) ? -1 : 0;
 }
 
 const struct report_def report_summary_def = {
@@ -211,4 +212,5 @@ const struct report_def report_summary_def = {
 	"waits by their switch-in, I/O by its issue, execs and signals by their event.\n"
 	"Text prints each part under a '# title' line; CSV holds one table: refused.\n"
 	"SQL: the views oncpu, runq_waits, io (docs/SQL.md).\n",
+	.views = &views_sched,
 };

@@ -7,10 +7,10 @@
  */
 #include <string.h>
 
-#include "analyze/ftana.h"
-#include "reports/report_front.h"
-#include "reports/report_func.h"
+#include "reports/args.h"
+#include "reports/report.h"
 #include "reports/snoop.h"
+#include "reports/views.h"
 
 enum syscount_by { BY_SYSCALL, BY_PROCESS, BY_BOTH };
 
@@ -42,7 +42,7 @@ static int option(struct report_ctx *ctx, int index, const char *arg)
 	else if (!strcmp(arg, "both"))
 		o->by = BY_BOTH;
 	else
-		return report_error(ctx, "bad --by '%s' (syscall, process or both)", arg);
+		return msg_error("bad --by '%s' (syscall, process or both)", arg);
 	return 0;
 }
 
@@ -63,20 +63,20 @@ static int run(struct report_ctx *ctx)
 		   sqlite3_step(st) == SQLITE_ROW;
 	sqlite3_finalize(st);
 	if (!any) {
-		report_error(ctx, "this capture did not record syscalls:sys_enter_* (record with "
+		msg_error("this capture did not record syscalls:sys_enter_* (record with "
 			     "'ftrec triage --syscalls')");
-		return FTANA_EXIT_ERROR;
+		return -1;
 	}
 	rc = snoop_prepare(ctx, NULL, 0, NULL, "SELECT min(ts), max(ts) FROM syscall_events");
 	if (rc)
 		return rc;
-	if (rf_arg(ctx->db, "syscount_by", o->by) || rf_arg(ctx->db, "syscount_errors", o->errors) ||
+	if (args_set(ctx->db, "syscount_by", o->by) || args_set(ctx->db, "syscount_errors", o->errors) ||
 	    snoop_select(ctx, "schema/reports/syscount_report.sql"))
-		return FTANA_EXIT_ERROR;
+		return -1;
 	/* text rounds what CSV/JSON give in full (as iolat --summary) */
 	char *sql = sqlite3_mprintf(selects[o->by], ctx->fmt == OUT_TEXT ? "syscount_text" : "syscount_groups");
 
-	rc = sql ? snoop_print(ctx, "rows", sql) : (report_error(ctx, "out of memory"), FTANA_EXIT_ERROR);
+	rc = sql ? snoop_print(ctx, "rows", sql) : (msg_error("out of memory"), -1);
 	sqlite3_free(sql);
 	return rc;
 }
@@ -97,4 +97,5 @@ const struct report_def report_syscount_def = {
 	"  unpaired (entries without their exit: exit_group, a call running at the stop,\n"
 	"  around lost events); most calls first\n"
 	"SQL: `ftana sql FILE 'select * from syscall_calls'` (docs/SQL.md).\n",
+	.views = &views_snoop,
 };

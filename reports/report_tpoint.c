@@ -29,13 +29,13 @@
 #include <string.h>
 #include <traceevent/trace-seq.h>
 
+#include "common/text_escape.h"
 #include "decode/decode.h"
-#include "analyze/ftana.h"
-#include "reports/report_front.h"
-#include "reports/report_func.h"
-#include "reports/report_util.h"
 #include "decode/tep_guard.h"
-#include "analyze/text_escape.h"
+#include "reports/args.h"
+#include "reports/lost.h"
+#include "reports/report.h"
+#include "store/db.h"
 
 /* The kernel's line prefix: TASK-PID [CPU] FLAGS TIMESTAMP (seconds.microseconds). */
 #define TPOINT_HEADER "%16s-%-7d [%03d] %s %6.1000d: "
@@ -75,7 +75,7 @@ static void print_stack(struct dec *d, const struct dec_event *ev, FILE *out, co
 
 	if (!caller_f || (long_size != 4 && long_size != 8))
 		return;
-	if (!size_f || !tg_read_field(dec_tep(d), size_f, ev->record->data, ev->record->size, &nr))
+	if (!size_f || !tep_guard_read_field(dec_tep(d), size_f, ev->record->data, ev->record->size, &nr))
 		nr = caller_f->size / long_size;
 	if (caller_f->offset < 0 || caller_f->offset > ev->record->size)
 		return;
@@ -133,7 +133,7 @@ static void register_comms(sqlite3 *db, struct tep_handle *tep)
  */
 enum how_printed {
 	PRINT_FULL,     /* libtraceevent: header and the event's print format */
-	PRINT_FIELDS,   /* libtraceevent's header, then name=value by tg_print_fields */
+	PRINT_FIELDS,   /* libtraceevent's header, then name=value by tep_guard_print_fields */
 	PRINT_OWN,      /* our own code alone (libtraceevent crashed on the header too) */
 };
 
@@ -157,7 +157,7 @@ struct tpoint {
 	size_t nr_demoted;
 	size_t unflushed;        /* about the bytes written since the last fflush */
 	struct trace_seq s;
-	struct tg_progress *p;   /* the child's; NULL in the parent */
+	struct tep_guard_progress *p;   /* the child's; NULL in the parent */
 };
 
 #define FLUSH_BYTES 65536
@@ -187,7 +187,7 @@ static enum how_printed how_to_print(const struct tpoint *tp, const struct tep_e
 	if (dm)
 		return dm->how;
 	/* its print fmt crashed the parser: dec_open kept only its fields */
-	return tg_print_fmt_removed(event) ? PRINT_FIELDS : PRINT_FULL;
+	return tep_guard_print_fmt_removed(event) ? PRINT_FIELDS : PRINT_FULL;
 }
 
 /*
@@ -213,7 +213,7 @@ static int event_pid(struct tpoint *tp, const struct dec_event *ev)
 	struct tep_format_field *pid_f = ev->event ? tep_find_common_field(ev->event, "common_pid") : NULL;
 	unsigned long long pid = 0;
 
-	if (pid_f && tg_read_field(dec_tep(tp->d), pid_f, ev->record->data, ev->record->size, &pid))
+	if (pid_f && tep_guard_read_field(dec_tep(tp->d), pid_f, ev->record->data, ev->record->size, &pid))
 		return (int)pid;
 	return -1;
 }
@@ -240,7 +240,7 @@ static void print_one(struct tpoint *tp, const struct dec_event *ev, const char 
 	if (how == PRINT_OWN) {
 		own_header(tp, ev);
 	} else {
-		tg_enter(tp->p, tp->pos, ev->event);
+		tep_guard_enter(tp->p, tp->pos, ev->event);
 		if (how == PRINT_FULL && !text)
 			tep_print_event(tep, &tp->s, ev->record, TPOINT_HEADER "%s: %s",
 					TEP_PRINT_COMM, TEP_PRINT_PID, TEP_PRINT_CPU,
@@ -254,11 +254,11 @@ static void print_one(struct tpoint *tp, const struct dec_event *ev, const char 
 			tep_print_event(tep, &tp->s, ev->record, TPOINT_HEADER,
 					TEP_PRINT_COMM, TEP_PRINT_PID, TEP_PRINT_CPU,
 					TEP_PRINT_LATENCY, TEP_PRINT_TIME);
-		tg_leave(tp->p);
+		tep_guard_leave(tp->p);
 	}
 	if (how != PRINT_FULL && !text) {
 		trace_seq_printf(&tp->s, "%s:", ev->event->name);
-		tg_print_fields(&tp->s, ev->event, ev->record->data, ev->record->size);
+		tep_guard_print_fields(&tp->s, ev->event, ev->record->data, ev->record->size);
 	} else if (how == PRINT_OWN) {
 		trace_seq_puts(&tp->s, text);
 	}
@@ -293,13 +293,13 @@ static void put_row(struct tpoint *tp, const struct dec_event *ev, int pid, cons
 	sqlite3_bind_text(st, 5, event, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 6, text, -1, SQLITE_TRANSIENT);
 	if (tp->ctx->fmt == OUT_CSV) {
-		ftana_print_rows_flags(st, OUT_CSV, tp->out, first ? 0 : PRINT_NO_HEADER);
+		print_rows_flags(st, OUT_CSV, tp->out, first ? 0 : PRINT_NO_HEADER);
 		tp->unflushed += 64;
 		return;
 	}
 	if (!(mem = open_memstream(&buf, &len)))
 		return;
-	ftana_print_rows(st, OUT_JSON, mem);
+	print_rows(st, OUT_JSON, mem);
 	fclose(mem);
 	/* "[\n{...}\n]\n" -> "{...}" */
 	if (len > 6 && !strncmp(buf, "[\n", 2) && !strcmp(buf + len - 3, "\n]\n")) {
@@ -317,11 +317,11 @@ static void row_one(struct tpoint *tp, const struct dec_event *ev, int pid)
 
 	trace_seq_reset(&tp->s);
 	if (how_to_print(tp, ev->event) == PRINT_FULL) {
-		tg_enter(tp->p, tp->pos, ev->event);
+		tep_guard_enter(tp->p, tp->pos, ev->event);
 		tep_print_event(tep, &tp->s, ev->record, "%s", TEP_PRINT_INFO);
-		tg_leave(tp->p);
+		tep_guard_leave(tp->p);
 	} else {
-		tg_print_fields(&tp->s, ev->event, ev->record->data, ev->record->size);
+		tep_guard_print_fields(&tp->s, ev->event, ev->record->data, ev->record->size);
 	}
 	trace_seq_terminate(&tp->s);
 	size_t n = strlen(tp->s.buffer);
@@ -352,7 +352,7 @@ static void row_stack(struct tpoint *tp, const struct dec_event *ev, int pid)
  * tp->shown and tp->rows agree with what the dead child printed. */
 static void handle_event(struct tpoint *tp, const struct dec_event *ev, bool emit)
 {
-	const struct report_slice *slice = &tp->ctx->slice;
+	const struct slice *slice = &tp->ctx->slice;
 	bool cpu_ok = ev->cpu >= 0 && (unsigned)ev->cpu < tp->nr_cpus;
 	bool text = tp->ctx->fmt == OUT_TEXT;
 	bool in_window = (int64_t)ev->ts >= slice->since_ns && (int64_t)ev->ts < slice->until_ns;
@@ -424,7 +424,7 @@ static int flush_chunk(struct tpoint *tp, FILE *real, char **buf, size_t *len)
 }
 
 /* In the child: print from the decoder's position to the end. */
-static int print_child(void *ctx, struct tg_progress *p)
+static int print_child(void *ctx, struct tep_guard_progress *p)
 {
 	struct tpoint *tp = ctx;
 	FILE *real = tp->out;
@@ -461,7 +461,7 @@ static const char *label(const struct tep_event *event, char *buf, size_t len)
 }
 
 /* The child died inside libtraceevent printing EVENT: print its type a safer way. */
-static int demote(struct tpoint *tp, const struct tep_event *event, const struct tg_death *why)
+static int demote(struct tpoint *tp, const struct tep_event *event, const struct tep_guard_death *why)
 {
 	struct demoted *dm = find_demoted(tp, event);
 	char name[256], how[32];
@@ -479,10 +479,10 @@ static int demote(struct tpoint *tp, const struct tep_event *event, const struct
 	if (dm->how == PRINT_OWN) /* cannot be: PRINT_OWN does not call libtraceevent */
 		return -1;
 	dm->how++;
-	fprintf(stderr, "ftana report tpoint: %s: warning: event %s: %s crashes libtraceevent "
-		"(%s); printed %s\n", report_file(), label(event, name, sizeof(name)),
+	msg_warn_at(tp->ctx->file, "event %s: %s crashes libtraceevent (%s); printed %s",
+		label(event, name, sizeof(name)),
 		dm->how == PRINT_FIELDS ? "printing it" : "printing its line header",
-		tg_death_text(why, how, sizeof(how)),
+		tep_guard_death_text(why, how, sizeof(how)),
 		dm->how == PRINT_FIELDS ? "as its fields" : "by ftana alone");
 	return 0;
 }
@@ -490,12 +490,12 @@ static int demote(struct tpoint *tp, const struct tep_event *event, const struct
 static int print_events(struct report_ctx *ctx, struct dec *d, const char *want,
 			sqlite3_stmt *row, FILE *out)
 {
-	const struct report_slice *slice = &ctx->slice;
+	const struct slice *slice = &ctx->slice;
 	struct tpoint tp = { .ctx = ctx, .d = d, .want = want, .out = out, .row = row,
 			     .nr_cpus = dec_stats(d)->nr_cpus,
 			     .filtering = want || slice_active(slice) ||
 					  (slice->nr_ftrec_tids && !slice->include_ftrec) };
-	struct tg_progress *p = tg_progress_alloc();
+	struct tep_guard_progress *p = tep_guard_progress_alloc();
 	struct dec_event ev;
 	int rc = -1;
 
@@ -503,31 +503,30 @@ static int print_events(struct report_ctx *ctx, struct dec *d, const char *want,
 	if (!tp.shown || !p)
 		goto out;
 	for (;;) {
-		struct tg_death why;
+		struct tep_guard_death why;
 		char how[32];
 		int r;
 
 		p->done = p->mark = tp.pos;
-		r = tg_run_child(print_child, &tp, p, false, &why);
+		r = tep_guard_run_child(print_child, &tp, p, false, &why);
 		if (r == -EINTR) {
-			fprintf(stderr, "ftana report tpoint: interrupted\n");
+			msg_error("interrupted");
 			goto out;
 		}
 		if (r < 0) {
-			fprintf(stderr, "ftana report tpoint: %s: cannot start a process to print "
-				"in: %s\n", report_file(), strerror(-r));
+			msg_error("%s: cannot start a process to print in: %s", ctx->file, strerror(-r));
 			goto out;
 		}
 		if (r == 0 || why.signal == SIGPIPE || why.exit_code == CHILD_OUTPUT_CLOSED)
 			break; /* done, or whoever read the output has gone */
 		if (why.exit_code == CHILD_OUTPUT_FAILED) {
-			fprintf(stderr, "ftana report tpoint: cannot write the output\n");
+			msg_error("cannot write the output");
 			goto out;
 		}
-		if (p->current == TG_NONE || !p->event) { /* not in libtraceevent: our bug */
-			fprintf(stderr, "ftana report tpoint: %s: printing stopped after %llu "
-				"events (%s)\n", report_file(), (unsigned long long)p->mark,
-				tg_death_text(&why, how, sizeof(how)));
+		if (p->current == TEP_GUARD_NONE || !p->event) { /* not in libtraceevent: our bug */
+			msg_error("%s: printing stopped after %llu events (%s)", ctx->file,
+				  (unsigned long long)p->mark,
+				tep_guard_death_text(&why, how, sizeof(how)));
 			goto out;
 		}
 		if (demote(&tp, (const struct tep_event *)p->event, &why) < 0)
@@ -540,7 +539,7 @@ static int print_events(struct report_ctx *ctx, struct dec *d, const char *want,
 	}
 	rc = 0;
 out:
-	tg_progress_free(p);
+	tep_guard_progress_free(p);
 	free(tp.demoted);
 	free(tp.shown);
 	return rc;
@@ -565,8 +564,8 @@ static int option(struct report_ctx *ctx, int index, const char *arg)
 static sqlite3_stmt *row_statement(struct report_ctx *ctx)
 {
 	char *sql = sqlite3_mprintf("SELECT report_ts(?1) AS ts%s, ?2 AS cpu, ?3 AS pid, ?4 AS comm, "
-				    "?5 AS event, ?6 AS text", report_ts_suffix(ctx));
-	sqlite3_stmt *st = sql ? ru_prepare(ctx->db, "tpoint", sql) : NULL;
+				    "?5 AS event, ?6 AS text", slice_ts_suffix(&ctx->slice));
+	sqlite3_stmt *st = sql ? db_prepare(ctx->db, sql) : NULL;
 
 	sqlite3_free(sql);
 	return st;
@@ -575,8 +574,8 @@ static sqlite3_stmt *row_statement(struct report_ctx *ctx)
 static int run(struct report_ctx *ctx)
 {
 	const char *want = ((struct tpoint_opts *)ctx->opts)->event;
-	/* the capture's path: the front end's FILE, or what a test set (report_set_file) */
-	const char *capture = report_file();
+	/* the capture's path: the front end's FILE, or the one a test gave front_run_db */
+	const char *capture = ctx->file;
 	sqlite3 *db = ctx->db;
 	sqlite3_stmt *row = NULL;
 	char err[512];
@@ -584,21 +583,21 @@ static int run(struct report_ctx *ctx)
 
 	struct dec *d = capture ? dec_open(capture, err, sizeof(err)) : NULL;
 	if (!d) {
-		report_error(ctx, "%s (tpoint prints the raw records: it needs the .ftz, not a .db)",
+		msg_error("%s (tpoint prints the raw records: it needs the .ftz, not a .db)",
 			     capture ? err : "no capture file");
-		return FTANA_EXIT_ERROR;
+		return -1;
 	}
 
 	/* The losses in the printed events' time range, from the database. */
 	char *range = NULL;
 	if (want) {
-		char *table = ru_event_table(db, "tpoint", want);
+		char *table = db_event_table(db, want);
 		if (!table)
 			goto out;
 		range = sqlite3_mprintf("SELECT min(ts), max(ts) FROM \"%w\"", table);
 		free(table);
 	}
-	rc = report_warn_lost(ctx, range ? range : "SELECT min(ts), max(ts) FROM events");
+	rc = lost_warn(ctx->db, range ? range : "SELECT min(ts), max(ts) FROM events", &ctx->slice);
 	sqlite3_free(range);
 	if (rc || (ctx->fmt != OUT_TEXT && !(row = row_statement(ctx)))) {
 		rc = -1;
@@ -606,7 +605,7 @@ static int run(struct report_ctx *ctx)
 	}
 	register_comms(db, dec_tep(d));
 	if (ctx->fmt == OUT_JSON) {
-		report_doc_key(ctx, "rows");
+		doc_key(ctx, "rows");
 		fputc('[', stdout);
 	}
 	fflush(stdout); /* before the printing children: nothing written twice */
@@ -616,7 +615,7 @@ static int run(struct report_ctx *ctx)
 out:
 	sqlite3_finalize(row);
 	dec_close(d);
-	return rc ? FTANA_EXIT_ERROR : FTANA_EXIT_OK;
+	return rc ? -1 : 0;
 }
 
 const struct report_def report_tpoint_def = {

@@ -3,11 +3,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/ftana.h"
-#include "analyze/text_escape.h"
-#include "reports/report_func.h"
-#include "reports/report_util.h"
+#include "common/msg.h"
+#include "common/text_escape.h"
+#include "reports/args.h"
+#include "reports/lost.h"
 #include "reports/sched_common.h"
+#include "reports/views.h"
+#include "store/db.h"
+#include "store/print.h"
 
 static const char *const by_names[] = { [SCHED_BY_NONE] = NULL, [SCHED_BY_TID] = "tid",
 					[SCHED_BY_PID] = "pid", [SCHED_BY_COMM] = "comm" };
@@ -19,7 +22,7 @@ int sched_parse_by(struct report_ctx *ctx, const char *arg, enum sched_by *by)
 			*by = i;
 			return 0;
 		}
-	return report_error(ctx, "bad --by '%s' (tid, pid or comm)", arg);
+	return msg_error("bad --by '%s' (tid, pid or comm)", arg);
 }
 
 #define WAKEUP_COLUMNS "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, comm, field_pid, prio, " \
@@ -27,39 +30,41 @@ int sched_parse_by(struct report_ctx *ctx, const char *arg, enum sched_by *by)
 
 int sched_views(sqlite3 *db)
 {
-	if (ru_stand_in(db, "sched_switch", "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, "
+	if (db_stand_in(db, "sched_switch", "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, "
 			"prev_comm, prev_pid, prev_prio, prev_state, next_comm, next_pid, next_prio") ||
-	    ru_stand_in(db, "sched_wakeup", WAKEUP_COLUMNS) ||
-	    ru_stand_in(db, "sched_wakeup_new", WAKEUP_COLUMNS) ||
-	    ru_stand_in(db, "lost_events", "cpu, ts, count") ||
-	    ftana_exec_sql_file(db, "schema/reports/sched.sql"))
+	    db_stand_in(db, "sched_wakeup", WAKEUP_COLUMNS) ||
+	    db_stand_in(db, "sched_wakeup_new", WAKEUP_COLUMNS) ||
+	    db_stand_in(db, "lost_events", "cpu, ts, count") ||
+	    db_exec_file(db, "schema/reports/sched.sql"))
 		return -1;
 	return 0;
 }
+
+const struct report_views views_sched = { "sched", sched_views };
 
 int sched_prepare(struct report_ctx *ctx)
 {
 	sqlite3 *db = ctx->db;
 
-	if (!rf_has_table(db, "sched_switch")) {
-		rf_missing(ctx->def->name, "sched_switch",
-			   ru_event_recorded(db, "sched", "sched_switch") ?
+	if (!db_has_table(db, "sched_switch")) {
+		front_missing("sched_switch",
+			   db_event_recorded(db, "sched", "sched_switch") ?
 			   "it recorded them, but none happened" :
 			   "record sched:sched_switch (and sched:sched_wakeup,sched_wakeup_new), "
 			   "e.g. with 'ftrec triage' or 'ftrec record -e sched:sched_switch,...'");
-		return FTANA_EXIT_ERROR;
+		return -1;
 	}
 	if (sched_views(db) ||
-	    report_warn_lost(ctx, "SELECT min(ts), max(ts) FROM sched_switch"))
-		return FTANA_EXIT_ERROR;
+	    lost_warn(ctx->db, "SELECT min(ts), max(ts) FROM sched_switch", &ctx->slice))
+		return -1;
 	return 0;
 }
 
 int sched_select(struct report_ctx *ctx, enum sched_by by, const char *sql_file)
 {
-	if (rf_setup(ctx->db) || rf_arg(ctx->db, "sched_by", by) ||
-	    ftana_exec_sql_file(ctx->db, sql_file) ||
-	    ftana_exec_sql_file(ctx->db, "schema/reports/sched_hist.sql"))
+	if (args_setup(ctx->db) || args_set(ctx->db, "sched_by", by) ||
+	    db_exec_file(ctx->db, sql_file) ||
+	    db_exec_file(ctx->db, "schema/reports/sched_hist.sql"))
 		return -1;
 	return 0;
 }
@@ -84,7 +89,7 @@ static int print_summary(struct report_ctx *ctx, enum sched_by by)
 		"round(max_us, 1) AS max_us FROM sched_sel_stats" :
 		"SELECT %scount, total_ms, avg_us, p50_us, p90_us, p99_us, max_us FROM sched_sel_stats";
 	char *q = sqlite3_mprintf(sql, group_columns(by));
-	int rc = q ? report_table(ctx, "summary", q) : report_error(ctx, "out of memory");
+	int rc = q ? doc_table(ctx, "summary", q) : msg_error("out of memory");
 
 	sqlite3_free(q);
 	return rc;
@@ -95,7 +100,7 @@ static int print_summary(struct report_ctx *ctx, enum sched_by by)
 /* Text: bcc's histogram, one per group, each after a "tid = 123 (comm)" line. */
 static int print_hist_text(struct report_ctx *ctx, enum sched_by by, const char *unit)
 {
-	sqlite3_stmt *st = ru_prepare(ctx->db, ctx->def->name,
+	sqlite3_stmt *st = db_prepare(ctx->db,
 		"SELECT grp, label, low_us, high_us, count, max(count) OVER (PARTITION BY grp), "
 		"grp IS NOT lag(grp, 1, -1e300) OVER (ORDER BY grp, low_us) "
 		"FROM sched_sel_hist ORDER BY grp, low_us");
@@ -136,7 +141,7 @@ static int print_hist_text(struct report_ctx *ctx, enum sched_by by, const char 
 	sqlite3_finalize(st);
 	if (first && step == SQLITE_DONE)
 		printf("(nothing measured in this slice)\n");
-	return step == SQLITE_DONE ? 0 : report_error(ctx, "%s", sqlite3_errmsg(ctx->db));
+	return step == SQLITE_DONE ? 0 : msg_error("%s", sqlite3_errmsg(ctx->db));
 }
 
 int sched_print_dist(struct report_ctx *ctx, enum sched_by by, bool summary, const char *unit)
@@ -147,7 +152,7 @@ int sched_print_dist(struct report_ctx *ctx, enum sched_by by, bool summary, con
 		return print_hist_text(ctx, by, unit);
 	char *q = sqlite3_mprintf("SELECT %slow_us, high_us, count FROM sched_sel_hist",
 				  group_columns(by));
-	int rc = q ? report_table(ctx, "histogram", q) : report_error(ctx, "out of memory");
+	int rc = q ? doc_table(ctx, "histogram", q) : msg_error("out of memory");
 
 	sqlite3_free(q);
 	return rc;
@@ -158,7 +163,7 @@ int sched_note_statuses(struct report_ctx *ctx, const char *sql, const char *wha
 	sqlite3_stmt *st;
 	int step;
 
-	st = ru_prepare(ctx->db, ctx->def->name, sql);
+	st = db_prepare(ctx->db, sql);
 	if (!st)
 		return -1;
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
@@ -168,14 +173,14 @@ int sched_note_statuses(struct report_ctx *ctx, const char *sql, const char *wha
 			continue;
 		/* losses make a measurement wrong, not just absent: always said */
 		if (!strcmp(status, "lost_events"))
-			report_warn(ctx, "%lld %s left out: events were lost during them",
+			msg_warn("%lld %s left out: events were lost during them",
 				    (long long)sqlite3_column_int64(st, 1), what);
 		else if (ctx->verbose)
-			report_note(ctx, "%lld %s left out: %s", (long long)sqlite3_column_int64(st, 1),
+			msg_note("%lld %s left out: %s", (long long)sqlite3_column_int64(st, 1),
 				    what, status);
 	}
 	sqlite3_finalize(st);
-	return step == SQLITE_DONE ? 0 : report_error(ctx, "%s", sqlite3_errmsg(ctx->db));
+	return step == SQLITE_DONE ? 0 : msg_error("%s", sqlite3_errmsg(ctx->db));
 }
 
 enum { DIST_OPT_BY, DIST_OPT_SUMMARY };

@@ -11,7 +11,7 @@
 #include <sqlite3.h>
 #include <stdbool.h>
 
-#include "reports/report_front.h"
+#include "reports/report.h"
 
 /* --by: the group column (temp.report_args sched_by: 0 none, 1 tid, 2 pid, 3 comm). */
 enum sched_by { SCHED_BY_NONE, SCHED_BY_TID, SCHED_BY_PID, SCHED_BY_COMM };
@@ -38,12 +38,12 @@ int sched_views(sqlite3 *db);
 
 /*
  * For a report: sched_switch must be in the capture (else an error saying how to record
- * it); the views; the lost-events warning over the scheduler events. 0 or an
- * FTANA_EXIT_* status after the message.
+ * it); the views; the lost-events warning over the scheduler events. 0, or -1
+ * after the message.
  */
 int sched_prepare(struct report_ctx *ctx);
 
-/* rf_setup + the report's own options for its SQL, then run SQL_FILE (which fills
+/* args_setup + the report's own options for its SQL, then run SQL_FILE (which fills
  * temp.sched_sel) and sched_hist.sql. 0 or -1 after an error. */
 int sched_select(struct report_ctx *ctx, enum sched_by by, const char *sql_file);
 

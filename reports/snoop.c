@@ -9,10 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/ftana.h"
-#include "reports/report_func.h"
+#include "common/msg.h"
+#include "reports/args.h"
+#include "reports/lost.h"
+#include "reports/slice.h"
 #include "reports/snoop.h"
-#include "reports/report_util.h"
+#include "reports/views.h"
+#include "store/db.h"
 
 /* Stand-ins: the columns each view reads, for a capture without the event. */
 static const struct { const char *system, *table, *columns; } stand_ins[] = {
@@ -48,7 +51,7 @@ static int input_table(sqlite3 *db, const char *system, const char *table, const
 	sqlite3_stmt *st;
 	char *renamed = NULL;
 
-	if (rf_has_table(db, table))
+	if (db_has_table(db, table))
 		return 0;
 	if (system && sqlite3_prepare_v2(db, "SELECT table_name FROM event_types WHERE system = ?1 "
 					 "AND name = ?2 AND table_name IS NOT NULL", -1, &st, NULL) == SQLITE_OK) {
@@ -60,8 +63,8 @@ static int input_table(sqlite3 *db, const char *system, const char *table, const
 		sqlite3_finalize(st);
 	}
 	if (!renamed)
-		return ru_stand_in(db, table, columns);
-	int rc = ru_exec(db, "setup", renamed);
+		return db_stand_in(db, table, columns);
+	int rc = db_exec(db, renamed);
 	sqlite3_free(renamed);
 	return rc;
 }
@@ -103,7 +106,7 @@ static int syscall_events_view(sqlite3 *db)
 			       -1, &st, NULL) != SQLITE_OK) {
 		sqlite3_free(sqlite3_str_finish(sql));
 		/* a database without event_types (hand-made): no syscall events */
-		return ru_exec(db, "syscount", "CREATE TEMP VIEW IF NOT EXISTS syscall_events AS SELECT "
+		return db_exec(db, "CREATE TEMP VIEW IF NOT EXISTS syscall_events AS SELECT "
 			       "NULL AS id, NULL AS ts, NULL AS cpu, NULL AS pid, NULL AS syscall, "
 			       "NULL AS is_exit, NULL AS ret WHERE 0");
 	}
@@ -127,7 +130,7 @@ static int syscall_events_view(sqlite3 *db)
 				      "NULL AS syscall, NULL AS is_exit, NULL AS ret WHERE 0");
 	sqlite3_str_appendall(sql, ")");
 	char *text = sqlite3_str_finish(sql);
-	int rc = step == SQLITE_DONE && text ? ru_exec(db, "syscount", text) : -1;
+	int rc = step == SQLITE_DONE && text ? db_exec(db, text) : -1;
 
 	sqlite3_free(text);
 	return rc;
@@ -139,15 +142,17 @@ int snoop_views(sqlite3 *db)
 		if (input_table(db, stand_ins[i].system, stand_ins[i].table, stand_ins[i].columns))
 			return -1;
 	if (syscall_events_view(db) ||
-	    ftana_exec_sql_file(db, "schema/reports/snoop_names.sql") ||
-	    ftana_exec_sql_file(db, "schema/reports/execsnoop.sql") ||
-	    ftana_exec_sql_file(db, "schema/reports/killsnoop.sql") ||
-	    ftana_exec_sql_file(db, "schema/reports/syscount.sql") ||
-	    ftana_exec_sql_file(db, "schema/reports/opensnoop.sql") ||
-	    ftana_exec_sql_file(db, "schema/reports/bitesize.sql"))
+	    db_exec_file(db, "schema/reports/snoop_names.sql") ||
+	    db_exec_file(db, "schema/reports/execsnoop.sql") ||
+	    db_exec_file(db, "schema/reports/killsnoop.sql") ||
+	    db_exec_file(db, "schema/reports/syscount.sql") ||
+	    db_exec_file(db, "schema/reports/opensnoop.sql") ||
+	    db_exec_file(db, "schema/reports/bitesize.sql"))
 		return -1;
 	return 0;
 }
+
+const struct report_views views_snoop = { "snoop", snoop_views };
 
 int snoop_prepare(struct report_ctx *ctx, const char *const *events, size_t nr_events,
 		  const char *hint, const char *range_sql)
@@ -159,21 +164,21 @@ int snoop_prepare(struct report_ctx *ctx, const char *const *events, size_t nr_e
 		const char *colon = strchr(events[i], ':');
 
 		snprintf(sys, sizeof(sys), "%.*s", (int)(colon - events[i]), events[i]);
-		recorded = ru_event_recorded(ctx->db, sys, colon + 1) || rf_has_table(ctx->db, colon + 1);
+		recorded = db_event_recorded(ctx->db, sys, colon + 1) || db_has_table(ctx->db, colon + 1);
 	}
 	if (nr_events && !recorded) {
-		report_error(ctx, "this capture did not record %s (%s)", events[0], hint);
-		return FTANA_EXIT_ERROR;
+		msg_error("this capture did not record %s (%s)", events[0], hint);
+		return -1;
 	}
-	if (snoop_views(ctx->db) || rf_setup(ctx->db) ||
-	    (range_sql && report_warn_lost(ctx, range_sql)))
-		return FTANA_EXIT_ERROR;
+	if (snoop_views(ctx->db) || args_setup(ctx->db) ||
+	    (range_sql && lost_warn(ctx->db, range_sql, &ctx->slice)))
+		return -1;
 	return 0;
 }
 
 int snoop_select(struct report_ctx *ctx, const char *sql_file)
 {
-	return ftana_exec_sql_file(ctx->db, sql_file) ? -1 : 0;
+	return db_exec_file(ctx->db, sql_file) ? -1 : 0;
 }
 
 int snoop_parse_dev(struct report_ctx *ctx, const char *arg, int64_t *dev)
@@ -190,14 +195,14 @@ int snoop_parse_dev(struct report_ctx *ctx, const char *arg, int64_t *dev)
 			return 0;
 		}
 	}
-	return report_error(ctx, "bad -D '%s' (MAJOR,MINOR as in /proc/partitions)", arg);
+	return msg_error("bad -D '%s' (MAJOR,MINOR as in /proc/partitions)", arg);
 }
 
 int snoop_print(struct report_ctx *ctx, const char *key, const char *select_sql)
 {
-	char *sql = sqlite3_mprintf(select_sql, report_ts_suffix(ctx), report_ts_suffix(ctx));
-	int rc = sql ? report_table(ctx, key, sql) : report_error(ctx, "out of memory");
+	char *sql = sqlite3_mprintf(select_sql, slice_ts_suffix(&ctx->slice), slice_ts_suffix(&ctx->slice));
+	int rc = sql ? doc_table(ctx, key, sql) : msg_error("out of memory");
 
 	sqlite3_free(sql);
-	return rc ? FTANA_EXIT_ERROR : FTANA_EXIT_OK;
+	return rc ? -1 : 0;
 }

@@ -10,7 +10,7 @@
 
 #include <sqlite3.h>
 
-#include "reports/report_front.h"
+#include "reports/report.h"
 
 /*
  * Every triage view (execs, opens, kills, io_sizes, syscall_calls and the name tables),
@@ -23,7 +23,7 @@ int snoop_views(sqlite3 *db);
  * The report's start: fail with a hint when the capture never recorded any of the
  * events (SYSTEM:EVENT each; the first one names the table in the message), warn of
  * losses over the events' time range (RANGE_SQL: one row, min ts, max ts), define the
- * views and temp.report_args. Returns 0 or an FTANA_EXIT_* status.
+ * views and temp.report_args. Returns 0, or -1 after the message.
  */
 int snoop_prepare(struct report_ctx *ctx, const char *const *events, size_t nr_events,
 		  const char *hint, const char *range_sql);
@@ -33,7 +33,7 @@ int snoop_select(struct report_ctx *ctx, const char *sql_file);
 
 /*
  * One table KEY of SELECT_SQL (may hold up to two %s: report_ts's column suffix,
- * "_s" or "_wall"). Returns an FTANA_EXIT_* status.
+ * "_s" or "_wall"). 0, or -1 after an error.
  */
 int snoop_print(struct report_ctx *ctx, const char *key, const char *select_sql);
 

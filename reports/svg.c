@@ -8,9 +8,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analyze/out_file.h"
-#include "analyze/text_escape.h"
-#include "reports/report_front.h"
+#include "common/out_file.h"
+#include "common/text_escape.h"
+#include "reports/report.h"
 #include "reports/svg.h"
 
 /* --- the output file: stdout, or analyze/out_file.c's temp file renamed over OUT --- */
@@ -22,7 +22,7 @@ static bool is_stdout(const char *path)
 
 int svg_out_check(struct report_ctx *ctx, const char *path)
 {
-	return is_stdout(path) ? 0 : report_out_check(ctx, path);
+	return is_stdout(path) ? 0 : front_out_check(ctx, path);
 }
 
 int svg_out_open(struct report_ctx *ctx, const char *path, struct svg_out *out)
@@ -152,7 +152,7 @@ void svg_text(FILE *f, double x, double y, const char *attrs, const char *text, 
 
 char *svg_subtitle(const struct report_ctx *ctx)
 {
-	const struct report_slice *s = &ctx->slice;
+	const struct slice *s = &ctx->slice;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&text, &len);

@@ -23,7 +23,7 @@
 
 struct report_ctx;
 
-#include "analyze/out_file.h"
+#include "common/out_file.h"
 
 struct svg_out {
 	FILE *f;              /* stdout, or file.f */

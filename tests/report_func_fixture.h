@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "reports/report_front.h"
+#include "reports/report.h"
 
 static __attribute__((unused)) void fx_exec(sqlite3 *db, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static __attribute__((unused)) void fx_exec(sqlite3 *db, const char *fmt, ...)
@@ -129,6 +129,9 @@ static __attribute__((unused)) char *fx_capture_end(struct fx_capture *c)
 	return text;
 }
 
+/* The capture file the database came from, for reports that re-decode it (tpoint). */
+static const char *fx_capture_file;
+
 /* Run `ftana report NAME ARGV...` (argv[0] = NAME, no FILE) on db through the report
  * front end, stdout captured into *out and, when err is not NULL, stderr into *err.
  * Returns the exit status. */
@@ -142,7 +145,7 @@ static __attribute__((unused)) int fx_run_io(const char *name, sqlite3 *db, char
 	fx_capture_begin(&o, STDOUT_FILENO);
 	if (err)
 		fx_capture_begin(&e, STDERR_FILENO);
-	int rc = report_run_db(def, db, argc, argv);
+	int rc = front_run_db(def, db, fx_capture_file, argc, argv);
 	if (err)
 		*err = fx_capture_end(&e);
 	*out = fx_capture_end(&o);

@@ -14,8 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "analyze/ftana.h"
-#include "reports/report_func.h"
+#include "reports/args.h"
 #include "tests/report_func_fixture.h"
 
 #define EVIL_COMM "\x1b]0;pwned\x07"

@@ -16,8 +16,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "analyze/ftana.h"
-#include "reports/report_func.h"
+#include "import/dbcache.h"
+#include "reports/args.h"
 #include "tests/report_func_fixture.h"
 
 static char tmpdir[] = "/tmp/test_report_func_samples.XXXXXX";
@@ -35,7 +35,7 @@ static sqlite3 *open_sample(const char *name)
 	snprintf(cmd, sizeof(cmd), "cp samples/%s.ftz %s", name, path);
 	if (system(cmd) != 0)
 		fail_msg("samples/%s.ftz is missing (make samples)", name);
-	sqlite3 *db = ftana_open(path, &damaged);
+	sqlite3 *db = dbcache_open(path, &damaged);
 	assert_non_null(db);
 	assert_false(damaged);
 	return db;

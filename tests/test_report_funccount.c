@@ -16,8 +16,10 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "analyze/ftana.h"
-#include "reports/report_func.h"
+#include "common/cmd.h"
+#include "reports/args.h"
+#include "reports/slice.h"
+#include "store/db.h"
 #include "tests/report_func_fixture.h"
 
 #define SEC 1000000000LL
@@ -106,10 +108,10 @@ static void test_bad_input(void **state)
 	char *bad[] = { "funccount", "-i", "x", NULL };
 	char *none[] = { "funccount", NULL };
 
-	assert_int_equal(fx_run("funccount", db, &out, 3, bad), FTANA_EXIT_ERROR);
+	assert_int_equal(fx_run("funccount", db, &out, 3, bad), CMD_EXIT_ERROR);
 	free(out);
 	/* no function table: a one-line error, not an SQL failure */
-	assert_int_equal(fx_run("funccount", db, &out, 1, none), FTANA_EXIT_ERROR);
+	assert_int_equal(fx_run("funccount", db, &out, 1, none), CMD_EXIT_ERROR);
 	free(out);
 	fx_close(db);
 }
@@ -132,7 +134,7 @@ static sqlite3 *profile_db(void)
 	sqlite3 *db;
 
 	assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
-	assert_int_equal(ftana_exec_sql_file(db, "schema/tables.sql"), 0);
+	assert_int_equal(db_exec_file(db, "schema/tables.sql"), 0);
 	fx_exec(db, "INSERT INTO meta VALUES ('function_profile', '1'), ('snapshot_interval_ns', '%lld')", SEC);
 	fx_exec(db, "INSERT INTO profile_rounds VALUES (0, %lld, 0), (1, %lld, 0), (2, %lld, 0), (3, %lld, 0)",
 		100 * SEC, 101 * SEC + 2000000, 102 * SEC + 1000000, 102 * SEC + SEC / 2);
@@ -175,7 +177,7 @@ static void test_profile_intervals(void **state)
 	assert_int_equal(fx_int(db, "SELECT count FROM fc_totals WHERE func = 'vfs_write'"), 4);
 	free(out);
 	char *pid[] = { "funccount", "-p", "5", NULL };
-	assert_int_equal(fx_run("funccount", db, &out, 3, pid), FTANA_EXIT_ERROR);
+	assert_int_equal(fx_run("funccount", db, &out, 3, pid), CMD_EXIT_ERROR);
 	free(out);
 	fx_close(db);
 }
@@ -215,9 +217,9 @@ static void test_profile_slice(void **state)
 	assert_int_equal(fx_int(db, "SELECT count FROM fc_totals WHERE func = 'do_sys_open'"), 53);
 	assert_int_equal(fx_int(db, "SELECT count(*) FROM fc_totals WHERE func = 'vfs_write'"), 0);
 	free(out);
-	assert_int_equal(fx_run("funccount", db, &out, 3, tid), FTANA_EXIT_ERROR);
+	assert_int_equal(fx_run("funccount", db, &out, 3, tid), CMD_EXIT_ERROR);
 	free(out);
-	assert_int_equal(fx_run("funccount", db, &out, 3, comm), FTANA_EXIT_ERROR);
+	assert_int_equal(fx_run("funccount", db, &out, 3, comm), CMD_EXIT_ERROR);
 	free(out);
 	fx_close(db);
 }
@@ -332,16 +334,16 @@ static void test_tables(void **state)
 	assert_int_equal(fx_run("funccount", db, &out, 6, top_json), 0);
 	assert_null(strstr(out, "vfs_write"));
 	free(out);
-	assert_int_equal(fx_run("funccount", db, &out, 3, bad_top), FTANA_EXIT_ERROR);
+	assert_int_equal(fx_run("funccount", db, &out, 3, bad_top), CMD_EXIT_ERROR);
 	free(out);
 	char *half_top[] = { "funccount", "-t", "1.5", NULL };
-	assert_int_equal(fx_run("funccount", db, &out, 3, half_top), FTANA_EXIT_ERROR);
+	assert_int_equal(fx_run("funccount", db, &out, 3, half_top), CMD_EXIT_ERROR);
 	free(out);
 	/* intervals in whole ns whose ends stay inside int64 ns */
 	char *huge[] = { "funccount", "-i", "1e9", NULL }, *tiny[] = { "funccount", "-i", "1e-10", NULL };
-	assert_int_equal(fx_run("funccount", db, &out, 3, huge), FTANA_EXIT_ERROR);
+	assert_int_equal(fx_run("funccount", db, &out, 3, huge), CMD_EXIT_ERROR);
 	free(out);
-	assert_int_equal(fx_run("funccount", db, &out, 3, tiny), FTANA_EXIT_ERROR);
+	assert_int_equal(fx_run("funccount", db, &out, 3, tiny), CMD_EXIT_ERROR);
 	free(out);
 	fx_close(db);
 }
@@ -357,13 +359,13 @@ static void test_profile_cut_names(void **state)
 	const char *twin_a = "security_inode_copy_up_xattr_x_one", *twin_b = "security_inode_copy_up_xattr_x_two";
 
 	assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
-	assert_int_equal(ftana_exec_sql_file(db, "schema/tables.sql"), 0);
+	assert_int_equal(db_exec_file(db, "schema/tables.sql"), 0);
 	fx_exec(db, "INSERT INTO symbols VALUES (1, '%s', 't', NULL), (2, '%s', 't', NULL), "
 		"(3, '%s', 't', NULL), (4, 'vfs_read', 'T', NULL)", unique, twin_a, twin_b);
 	fx_exec(db, "INSERT INTO function_profile(round, cpu, func, hits) VALUES "
 		"(0, 0, substr('%s', 1, 30), 7), (0, 0, substr('%s', 1, 30), 3), (0, 1, 'vfs_read', 2)",
 		unique, twin_a);
-	assert_int_equal(ftana_exec_sql_file(db, "schema/profile_names.sql"), 0);
+	assert_int_equal(db_exec_file(db, "schema/profile_names.sql"), 0);
 	assert_int_equal(fx_int(db, "SELECT hits FROM function_profile WHERE func = '%s'", unique), 7);
 	/* two symbols share the cut name: it stays as the kernel printed it */
 	assert_int_equal(fx_int(db, "SELECT hits FROM function_profile WHERE func = substr('%s', 1, 30)", twin_a), 3);

@@ -15,10 +15,10 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "analyze/ftana.h"
-#include "reports/report_func.h"
+#include "reports/args.h"
 #include "tests/report_func_fixture.h"
 
+#include "reports/views.h"
 #include "tests/funcgraph_fixture.h"
 
 /* The calls view (what `ftana sql` sees), then the report's views through the front end. */

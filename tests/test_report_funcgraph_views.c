@@ -19,10 +19,12 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "analyze/ftana.h"
-#include "reports/report_func.h"
+#include "reports/args.h"
 #include "tests/report_func_fixture.h"
 
+#include "common/cmd.h"
+#include "reports/slice.h"
+#include "reports/views.h"
 #include "tests/funcgraph_fixture.h"
 
 /* graph_db with the meta and tasks the slice reads */
@@ -76,10 +78,10 @@ static void test_max_depth(void **state)
 	assert_non_null(strstr(out, "\"func\":\"ksys_read\""));
 	assert_null(strstr(out, "vfs_read"));
 	free(out);
-	assert_int_equal(fx_run("funcgraph", db, &out, 3, bad), FTANA_EXIT_ERROR);
+	assert_int_equal(fx_run("funcgraph", db, &out, 3, bad), CMD_EXIT_ERROR);
 	free(out);
 	bad[2] = "1.5";
-	assert_int_equal(fx_run("funcgraph", db, &out, 3, bad), FTANA_EXIT_ERROR);
+	assert_int_equal(fx_run("funcgraph", db, &out, 3, bad), CMD_EXIT_ERROR);
 	free(out);
 	fx_close(db);
 }
@@ -270,7 +272,7 @@ static void test_options(void **state)
 	char *csv[] = { "funcgraph", "--csv", NULL };
 	char *out;
 
-	assert_int_equal(fx_run("funcgraph", db, &out, 3, two), FTANA_EXIT_ERROR);
+	assert_int_equal(fx_run("funcgraph", db, &out, 3, two), CMD_EXIT_ERROR);
 	free(out);
 	out = run(db, 2, csv);
 	const char *header = "id,start_s,end_s,cpu,exit_cpu,comm,pid,depth,func,dur_ns,dur_us,"

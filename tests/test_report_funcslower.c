@@ -14,8 +14,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "analyze/ftana.h"
-#include "reports/report_func.h"
+#include "common/cmd.h"
+#include "reports/args.h"
 #include "tests/report_func_fixture.h"
 
 /* A return of do_nanosleep after dur_ns; calltime runs on another clock than ts. */
@@ -126,7 +126,7 @@ static void test_graph(void **state)
 	assert_int_equal(fx_count_lines(out, "=>"), 0);
 	free(out);
 
-	assert_int_equal(fx_run("funcslower", db, &out, 3, both), FTANA_EXIT_ERROR);
+	assert_int_equal(fx_run("funcslower", db, &out, 3, both), CMD_EXIT_ERROR);
 	free(out);
 	fx_close(db);
 }

@@ -17,8 +17,10 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "analyze/ftana.h"
-#include "reports/report_util.h"
+#include "common/cmd.h"
+#include "reports/lost.h"
+#include "reports/slice.h"
+#include "store/db.h"
 #include "tests/report_func_fixture.h"
 
 #define DEV   (253 << 20)        /* 253,0 */
@@ -76,7 +78,7 @@ static void rq(sqlite3 *db, enum kind k, int64_t ts, int cpu, int dev, int64_t s
 
 static void load_iolat(sqlite3 *db)
 {
-	assert_int_equal(ftana_exec_sql_file(db, "schema/reports/iolat.sql"), 0);
+	assert_int_equal(db_exec_file(db, "schema/reports/iolat.sql"), 0);
 }
 
 static long long lat_of(sqlite3 *db, int dev, int64_t sector, const char *op)
@@ -595,7 +597,7 @@ static void test_refused(void **state)
 
 		for (int j = 0; j < 5 && bad[i][j]; j++)
 			argv[argc++] = (char *)bad[i][j];
-		assert_int_equal(run_err(db, &out, &err, argc, argv), FTANA_EXIT_ERROR);
+		assert_int_equal(run_err(db, &out, &err, argc, argv), CMD_EXIT_ERROR);
 		assert_string_equal(out, "");
 		if (strncmp(err, "ftana report iolat: ", 20) || !strstr(err, why[i]) ||
 		    strchr(err, '\n') != err + strlen(err) - 1)
@@ -608,7 +610,7 @@ static void test_refused(void **state)
 	db = slice_db();
 	char *fine[] = { "iolat", "-i", "0.001", NULL }, *out, *err;
 	fx_exec(db, "UPDATE meta SET value = '%lld' WHERE key = 'last_ts'", 10000 * S);
-	assert_int_equal(run_err(db, &out, &err, 3, fine), FTANA_EXIT_ERROR);
+	assert_int_equal(run_err(db, &out, &err, 3, fine), CMD_EXIT_ERROR);
 	assert_has(err, "ftana report iolat: -i: 9999001 intervals in the 9999.000 s");
 	free(out);
 	free(err);

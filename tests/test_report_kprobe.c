@@ -15,8 +15,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "analyze/ftana.h"
-#include "reports/report_func.h"
+#include "common/cmd.h"
+#include "reports/args.h"
 #include "tests/report_func_fixture.h"
 
 static sqlite3 *probe_db(void)
@@ -64,7 +64,7 @@ static void test_select_probe(void **state)
 	assert_int_equal(fx_count_lines(out, "myopen"), 0);
 	assert_int_equal(fx_count_lines(out, "arg1=12345"), 1);
 	free(out);
-	assert_int_equal(fx_run("kprobe", db, &out, 3, none), FTANA_EXIT_ERROR);
+	assert_int_equal(fx_run("kprobe", db, &out, 3, none), CMD_EXIT_ERROR);
 	free(out);
 	fx_close(db);
 }

@@ -19,10 +19,12 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "analyze/ftana.h"
-#include "reports/report_func.h"
-#include "reports/report_util.h"
+#include "common/cmd.h"
+#include "import/dbcache.h"
+#include "reports/args.h"
+#include "reports/lost.h"
 #include "reports/sched_common.h"
+#include "reports/views.h"
 #include "tests/report_func_fixture.h"
 #include "tests/funcgraph_fixture.h"
 
@@ -274,7 +276,7 @@ static void test_runqlat_report(void **state)
 	free(out);
 	char *a5[] = { "runqlat", "--by", "cpu" };
 	char *err;
-	assert_int_equal(run("runqlat", db, &out, &err, 3, a5), FTANA_EXIT_ERROR);
+	assert_int_equal(run("runqlat", db, &out, &err, 3, a5), CMD_EXIT_ERROR);
 	assert_string_equal(err, "ftana report runqlat: bad --by 'cpu' (tid, pid or comm)\n");
 	free(out);
 	free(err);
@@ -333,7 +335,7 @@ static void test_offcpu_report(void **state)
 	assert_string_equal(out, "t10;do_nanosleep;__schedule 80000\nt10;0x30 5000\n");
 	free(out);
 	char *a3[] = { "offcpu", "--folded", "--json" };
-	assert_int_equal(run("offcpu", db, &out, &err, 3, a3), FTANA_EXIT_ERROR);
+	assert_int_equal(run("offcpu", db, &out, &err, 3, a3), CMD_EXIT_ERROR);
 	assert_non_null(strstr(err, "--folded is text"));
 	free(out);
 	free(err);
@@ -348,7 +350,7 @@ static void test_no_sched_events(void **state)
 	char *argv[] = { "runqlat" };
 
 	fx_exec(db, "CREATE TABLE lost_events(cpu INTEGER NOT NULL, ts INTEGER, count INTEGER)");
-	assert_int_equal(run("runqlat", db, &out, &err, 1, argv), FTANA_EXIT_ERROR);
+	assert_int_equal(run("runqlat", db, &out, &err, 1, argv), CMD_EXIT_ERROR);
 	assert_non_null(strstr(err, "no sched_switch events"));
 	assert_string_equal(out, "");
 	free(out);
@@ -425,13 +427,13 @@ static void test_funclatency(void **state)
 			    "100,<...>,1,0.003,3.0,3.0,3.0,3.0,3.0\n");
 	free(out);
 	char *a3[] = { "funclatency", "-f", "nosuch" };
-	assert_int_equal(run("funclatency", db, &out, &err, 3, a3), FTANA_EXIT_ERROR);
+	assert_int_equal(run("funclatency", db, &out, &err, 3, a3), CMD_EXIT_ERROR);
 	assert_string_equal(err, "ftana report funclatency: no calls of 'nosuch' in this capture "
 			    "(the functions it has: ftana report funcgraph FILE)\n");
 	free(out);
 	free(err);
 	char *a4[] = { "funclatency" };
-	assert_int_equal(run("funclatency", db, &out, &err, 1, a4), FTANA_EXIT_ERROR);
+	assert_int_equal(run("funclatency", db, &out, &err, 1, a4), CMD_EXIT_ERROR);
 	assert_string_equal(err, "ftana report funclatency: which function? give -f FUNC\n");
 	free(out);
 	free(err);
@@ -450,7 +452,7 @@ static sqlite3 *open_sample(const char *name, char *dir)
 	snprintf(cmd, sizeof(cmd), "cp samples/%s.ftz %s", name, path);
 	if (system(cmd) != 0)
 		fail_msg("samples/%s.ftz is missing", name);
-	sqlite3 *db = ftana_open(path, &damaged);
+	sqlite3 *db = dbcache_open(path, &damaged);
 	assert_non_null(db);
 	return db;
 }

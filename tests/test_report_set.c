@@ -19,7 +19,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "analyze/ftana.h"
+#include "analyze/commands.h"
+#include "common/cmd.h"
 #include "tests/capture_series.h"
 #include "tests/report_func_fixture.h"
 
@@ -131,7 +132,7 @@ static void build_db(void)
 
 	if (access(path[3], F_OK) == 0)
 		return;
-	assert_int_equal(run(cmd_db, &out, &err, 6, argv), FTANA_EXIT_OK);
+	assert_int_equal(run(cmd_db, &out, &err, 6, argv), CMD_EXIT_OK);
 	free(out);
 	free(err);
 }
@@ -146,8 +147,8 @@ static void test_sql_same_rows(void **state)
 
 	(void)state;
 	build_db();
-	assert_int_equal(run(cmd_sql, &out, &err, 6, series), FTANA_EXIT_OK);
-	assert_int_equal(run(cmd_sql, &want, &err2, 4, db), FTANA_EXIT_OK);
+	assert_int_equal(run(cmd_sql, &out, &err, 6, series), CMD_EXIT_OK);
+	assert_int_equal(run(cmd_sql, &want, &err2, 4, db), CMD_EXIT_OK);
 	/* ground truth: the test wrote records 0..299 and the two losses */
 	assert_non_null(strstr(want, "300,0,299,44850"));
 	assert_non_null(strstr(want, ",100\n"));
@@ -156,7 +157,7 @@ static void test_sql_same_rows(void **state)
 	free(out), free(err), free(want), free(err2);
 	/* one file and the SQL: as before */
 	const char *one[] = { "sql", path[0], "SELECT count(*) AS n FROM seq_event", "--csv" };
-	assert_int_equal(run(cmd_sql, &out, &err, 4, one), FTANA_EXIT_OK);
+	assert_int_equal(run(cmd_sql, &out, &err, 4, one), CMD_EXIT_OK);
 	assert_string_equal(out, "n\n100\n");
 	free(out), free(err);
 }
@@ -169,8 +170,8 @@ static void test_info_same(void **state)
 
 	(void)state;
 	build_db();
-	assert_int_equal(run(cmd_info, &out, &err, 4, series), FTANA_EXIT_OK);
-	assert_int_equal(run(cmd_info, &want, &err2, 2, db), FTANA_EXIT_OK);
+	assert_int_equal(run(cmd_info, &out, &err, 4, series), CMD_EXIT_OK);
+	assert_int_equal(run(cmd_info, &want, &err2, 2, db), CMD_EXIT_OK);
 	assert_string_equal(out, want);
 	/* each file's losses */
 	assert_non_null(strstr(out, "s-0002.ftz"));
@@ -188,11 +189,11 @@ static void test_report_same_rows(void **state)
 	(void)state;
 	build_db();
 	/* tpoint re-decodes one file: a series is refused in one line */
-	assert_int_equal(report(&out, &err, 6, series), FTANA_EXIT_ERROR);
+	assert_int_equal(report(&out, &err, 6, series), CMD_EXIT_ERROR);
 	one_line(err, "ftana report tpoint: it re-decodes one file");
 	free(out), free(err);
-	assert_int_equal(report(&out, &err, 5, summary), FTANA_EXIT_OK);
-	assert_int_equal(report(&want, &err2, 3, summary_db), FTANA_EXIT_OK);
+	assert_int_equal(report(&out, &err, 5, summary), CMD_EXIT_OK);
+	assert_int_equal(report(&want, &err2, 3, summary_db), CMD_EXIT_OK);
 	assert_string_equal(out, want);
 	assert_string_equal(err, err2);
 	free(out), free(err), free(want), free(err2);
@@ -208,10 +209,10 @@ static void test_loss_warning_per_file(void **state)
 	char *out, *err;
 
 	(void)state;
-	assert_int_equal(report(&out, &err, 5, text), FTANA_EXIT_OK);
+	assert_int_equal(report(&out, &err, 5, text), CMD_EXIT_OK);
 	one_line(err, want);
 	free(out), free(err);
-	assert_int_equal(report(&out, &err, 6, json), FTANA_EXIT_OK);
+	assert_int_equal(report(&out, &err, 6, json), CMD_EXIT_OK);
 	one_line(err, want);
 	/* one entry in "warnings", the same text */
 	assert_non_null(strstr(out, "\"warnings\":[\"the capture lost 125 events (5 in s-0001.ftz, "));
@@ -220,17 +221,17 @@ static void test_loss_warning_per_file(void **state)
 	assert_non_null(strstr(out, "s-0003.ftz\"],"));
 	free(out), free(err);
 	/* from 0.1 ms after the first event on (record 100): files 2 and 3's losses, by time */
-	assert_int_equal(report(&out, &err, 7, part), FTANA_EXIT_OK);
+	assert_int_equal(report(&out, &err, 7, part), CMD_EXIT_OK);
 	one_line(err, "lost 120 events (100 in s-0002.ftz, 20 in s-0003.ftz) in this report's time range");
 	free(out), free(err);
 	/* file 2 left out: a gap, named in the same line as the other files' losses */
 	const char *gap[] = { "report", "summary", path[0], path[2] };
-	assert_int_equal(report(&out, &err, 4, gap), FTANA_EXIT_OK);
+	assert_int_equal(report(&out, &err, 4, gap), CMD_EXIT_OK);
 	one_line(err, "files 2 of this capture (a ring's segments or a series' files) are missing");
 	one_line(err, "; the capture lost 25 events (5 in s-0001.ftz, 20 in s-0003.ftz)");
 	free(out), free(err);
 	/* from 0.2 ms on (record 200) only file 3's loss is in range: no per-file list */
-	assert_int_equal(report(&out, &err, 7, late), FTANA_EXIT_OK);
+	assert_int_equal(report(&out, &err, 7, late), CMD_EXIT_OK);
 	one_line(err, "lost 20 events in this report's time range");
 	assert_null(strstr(err, "s-0003.ftz"));
 	free(out), free(err);
@@ -244,10 +245,10 @@ static void test_ring_loss_warning(void **state)
 	char *out, *err;
 
 	(void)state;
-	assert_int_equal(run(cmd_sql, &out, &err, 4, q), FTANA_EXIT_OK);
+	assert_int_equal(run(cmd_sql, &out, &err, 4, q), CMD_EXIT_OK);
 	assert_non_null(strstr(out, "\n300,200,499\n"));
 	free(out), free(err);
-	assert_int_equal(report(&out, &err, 4, argv), FTANA_EXIT_OK);
+	assert_int_equal(report(&out, &err, 4, argv), CMD_EXIT_OK);
 	one_line(err, "lost 16 events (7 in r.ring-000003.ftz, 9 in r.ring-000005.ftz)");
 	assert_non_null(strstr(out, "lost 16 events (7 in r.ring-000003.ftz, 9 in r.ring-000005.ftz)"));
 	assert_null(strstr(out, "\"files\"")); /* one FILE given */
@@ -264,30 +265,30 @@ static void test_refusals(void **state)
 	char *out, *err;
 
 	(void)state;
-	assert_int_equal(report(&out, &err, 5, typo), FTANA_EXIT_ERROR);
+	assert_int_equal(report(&out, &err, 5, typo), CMD_EXIT_ERROR);
 	one_line(err, "typo.ftz: No such file or directory");
 	assert_string_equal(out, "");
 	free(out), free(err);
-	assert_int_equal(report(&out, &err, 5, junk), FTANA_EXIT_ERROR);
+	assert_int_equal(report(&out, &err, 5, junk), CMD_EXIT_ERROR);
 	one_line(err, "extra: No such file or directory");
 	free(out), free(err);
-	assert_int_equal(report(&out, &err, 5, foreign), FTANA_EXIT_ERROR);
+	assert_int_equal(report(&out, &err, 5, foreign), CMD_EXIT_ERROR);
 	one_line(err, "capture_id differs");
 	free(out), free(err);
-	assert_int_equal(run(cmd_info, &out, &err, 3, info_typo), FTANA_EXIT_ERROR);
+	assert_int_equal(run(cmd_info, &out, &err, 3, info_typo), CMD_EXIT_ERROR);
 	one_line(err, "typo.ftz: No such file or directory");
 	free(out), free(err);
-	assert_int_equal(run(cmd_sql, &out, &err, 4, sql_typo), FTANA_EXIT_ERROR);
+	assert_int_equal(run(cmd_sql, &out, &err, 4, sql_typo), CMD_EXIT_ERROR);
 	one_line(err, "typo.ftz: No such file or directory");
 	free(out), free(err);
 	/* an argument after the SQL: the SQL taken for a file is named, with the syntax */
 	const char *sql_extra[] = { "sql", path[0], "SELECT 1", "extra" };
-	assert_int_equal(run(cmd_sql, &out, &err, 4, sql_extra), FTANA_EXIT_ERROR);
+	assert_int_equal(run(cmd_sql, &out, &err, 4, sql_extra), CMD_EXIT_ERROR);
 	one_line(err, "SELECT 1: No such file or directory (FILE... come first");
 	assert_string_equal(out, "");
 	free(out), free(err);
 	const char *info_foreign[] = { "info", path[0], path[1], path[4] };
-	assert_int_equal(run(cmd_info, &out, &err, 4, info_foreign), FTANA_EXIT_ERROR);
+	assert_int_equal(run(cmd_info, &out, &err, 4, info_foreign), CMD_EXIT_ERROR);
 	one_line(err, "capture_id differs");
 	free(out), free(err);
 }
@@ -304,7 +305,7 @@ static void test_out_onto_input(void **state)
 
 		assert_int_equal(stat(path[i], &st), 0);
 		snprintf(before, sizeof(before), "%lld", (long long)st.st_size);
-		assert_int_equal(report(&out, &err, 8, argv), FTANA_EXIT_ERROR);
+		assert_int_equal(report(&out, &err, 8, argv), CMD_EXIT_ERROR);
 		one_line(err, "that is the input");
 		assert_int_equal(stat(path[i], &st), 0);
 		assert_int_equal(st.st_size, atoll(before));

@@ -18,8 +18,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "analyze/ftana.h"
-#include "reports/report_front.h"
+#include "common/cmd.h"
+#include "reports/report.h"
 #include "tests/report_func_fixture.h"
 
 /* first event at 1000 s of the trace clock; the wall clock then reads 2026-12-03T10:00:00Z */
@@ -28,10 +28,10 @@
 
 static int ids_run(struct report_ctx *ctx)
 {
-	return report_table(ctx, "rows",
+	return doc_table(ctx, "rows",
 		"SELECT group_concat(id, ' ') AS ids FROM (SELECT id FROM ev "
 		"WHERE id BETWEEN (SELECT lo_id FROM temp.slice) AND (SELECT hi_id FROM temp.slice) "
-		"AND in_slice(ts, cpu, pid) ORDER BY id)") ? FTANA_EXIT_ERROR : FTANA_EXIT_OK;
+		"AND in_slice(ts, cpu, pid) ORDER BY id)") ? CMD_EXIT_ERROR : CMD_EXIT_OK;
 }
 
 static const struct report_def ids_def = {
@@ -80,7 +80,7 @@ static char *ids_for(sqlite3 *db, const char *opt1, const char *opt2, const char
 	struct fx_capture c;
 
 	fx_capture_begin(&c, STDOUT_FILENO);
-	int rc = report_run_db(&ids_def, db, n, all);
+	int rc = front_run_db(&ids_def, db, NULL, n, all);
 	out = fx_capture_end(&c);
 	if (rc) {
 		free(out);

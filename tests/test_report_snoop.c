@@ -19,8 +19,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "analyze/ftana.h"
-#include "reports/report_util.h"
+#include "common/cmd.h"
+#include "reports/lost.h"
 #include "reports/snoop.h"
 #include "tests/report_func_fixture.h"
 
@@ -458,13 +458,13 @@ static void test_missing(void **state)
 	char *out, *err;
 	char *args[] = { "execsnoop" };
 
-	assert_int_equal(fx_run_io("execsnoop", db, &out, &err, 1, args), FTANA_EXIT_ERROR);
+	assert_int_equal(fx_run_io("execsnoop", db, &out, &err, 1, args), CMD_EXIT_ERROR);
 	assert_string_equal(err, "ftana report execsnoop: this capture did not record "
 			    "sched:sched_process_exec (record with 'ftrec triage')\n");
 	free(out);
 	free(err);
 	args[0] = "syscount";
-	assert_int_equal(fx_run_io("syscount", db, &out, &err, 1, args), FTANA_EXIT_ERROR);
+	assert_int_equal(fx_run_io("syscount", db, &out, &err, 1, args), CMD_EXIT_ERROR);
 	assert_int_equal(fx_count_lines(err, "ftrec triage --syscalls"), 1);
 	free(out);
 	free(err);

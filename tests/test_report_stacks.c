@@ -14,7 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "analyze/ftana.h"
+#include "common/cmd.h"
 #include "tests/report_func_fixture.h"
 
 static sqlite3 *stacks_db(void)
@@ -66,7 +66,7 @@ static void test_one_event(void **state)
 	free(out);
 
 	char *bad[] = { "stacks", "--event", "nothing", NULL };
-	assert_int_equal(fx_run("stacks", db, &out, 3, bad), FTANA_EXIT_ERROR);
+	assert_int_equal(fx_run("stacks", db, &out, 3, bad), CMD_EXIT_ERROR);
 	free(out);
 	fx_close(db);
 }
@@ -85,7 +85,7 @@ static void test_json(void **state)
 	assert_non_null(strstr(out, "\"warnings\":[\"the capture lost 12 events"));
 	free(out);
 	/* --folded is FlameGraph's text: not with --csv/--json */
-	assert_int_equal(fx_run("stacks", db, &out, 3, bad), FTANA_EXIT_ERROR);
+	assert_int_equal(fx_run("stacks", db, &out, 3, bad), CMD_EXIT_ERROR);
 	free(out);
 	fx_close(db);
 }

@@ -15,8 +15,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "analyze/ftana.h"
-#include "reports/report_util.h"
+#include "common/cmd.h"
+#include "import/dbcache.h"
+#include "reports/lost.h"
 #include "tests/capture_builder.h"
 #include "tests/report_func_fixture.h"
 
@@ -84,7 +85,7 @@ static int setup(void **state)
 		return -1;
 
 	bool damaged = false;
-	sqlite3 *db = ftana_open(path, &damaged);
+	sqlite3 *db = dbcache_open(path, &damaged);
 
 	if (!db || damaged)
 		return -1;
@@ -117,7 +118,7 @@ static sqlite3 *open_capture(const char *ftrec_tids)
 	fx_exec(db, "DELETE FROM meta WHERE key IN ('ftrec_tids', 'notrace_pids')");
 	if (ftrec_tids)
 		fx_exec(db, "INSERT INTO meta VALUES ('ftrec_tids', '%s')", ftrec_tids);
-	report_set_file(path);
+	fx_capture_file = path;
 	return db;
 }
 
@@ -193,7 +194,7 @@ static void test_columns(void **state)
 	free(out);
 	/* an event the capture lacks: one line, exit 1 */
 	char *none[] = { "tpoint", "--event", "nosuch:my_event", NULL };
-	assert_int_equal(fx_run("tpoint", db, &out, 3, none), FTANA_EXIT_ERROR);
+	assert_int_equal(fx_run("tpoint", db, &out, 3, none), CMD_EXIT_ERROR);
 	assert_string_equal(out, "");
 	free(out);
 	sqlite3_close(db);

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "analyze/siphash.h"
+#include "store/siphash.h"
 
 static const struct {
 	size_t len;

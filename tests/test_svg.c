@@ -15,7 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "analyze/ftana.h"
+#include "common/cmd.h"
 #include "tests/report_func_fixture.h"
 
 #define MS 1000000LL
@@ -316,7 +316,7 @@ static void refused(const char *name, sqlite3 *db, int argc, char **argv, const 
 {
 	char *out, *err;
 
-	assert_int_equal(fx_run_io(name, db, &out, &err, argc, argv), FTANA_EXIT_ERROR);
+	assert_int_equal(fx_run_io(name, db, &out, &err, argc, argv), CMD_EXIT_ERROR);
 	assert_string_equal(out, "");
 	assert_int_equal(count(err, "\n"), 1);
 	if (!strstr(err, what))

@@ -55,22 +55,22 @@ static int hostile_step(void *ctx, size_t i)
 static void test_guarded_steps(void **state)
 {
 	int result[10];
-	struct tg_death deaths[10];
+	struct tep_guard_death deaths[10];
 	char how[32];
 
 	memset(deaths, 0, sizeof(deaths));
-	assert_int_equal(tg_guarded_steps(10, hostile_step, NULL, result, deaths), 0);
+	assert_int_equal(tep_guard_guarded_steps(10, hostile_step, NULL, result, deaths), 0);
 	for (int i = 0; i < 10; i++) {
 		bool bad = i == 2 || i == 4 || i == 6 || i == 8;
 
 		/* the parent ran each survivor exactly once, never a killer */
 		assert_int_equal(ran[i], bad ? 0 : 1);
-		assert_int_equal(result[i], bad ? TG_STEP_CRASHED : i * 10);
+		assert_int_equal(result[i], bad ? TEP_GUARD_STEP_CRASHED : i * 10);
 	}
-	assert_string_equal(tg_death_text(&deaths[2], how, sizeof(how)), "SIGSEGV");
-	assert_string_equal(tg_death_text(&deaths[4], how, sizeof(how)), "SIGFPE");
-	assert_string_equal(tg_death_text(&deaths[6], how, sizeof(how)), "a hang");
-	assert_string_equal(tg_death_text(&deaths[8], how, sizeof(how)), "exit 7");
+	assert_string_equal(tep_guard_death_text(&deaths[2], how, sizeof(how)), "SIGSEGV");
+	assert_string_equal(tep_guard_death_text(&deaths[4], how, sizeof(how)), "SIGFPE");
+	assert_string_equal(tep_guard_death_text(&deaths[6], how, sizeof(how)), "a hang");
+	assert_string_equal(tep_guard_death_text(&deaths[8], how, sizeof(how)), "exit 7");
 	int expect[] = { 0, 1, 3, 5, 7, 9 };
 	assert_int_equal(nr_order, 6);
 	assert_memory_equal(order, expect, sizeof(expect));
@@ -83,16 +83,16 @@ static int survive_killed(void *ctx) { return raise(SIGTERM); }
 
 static void test_survives(void **state)
 {
-	struct tg_death why;
+	struct tep_guard_death why;
 	char how[32];
 
-	assert_int_equal(tg_survives(survive_ok, NULL, &why), 0);
-	assert_int_equal(tg_survives(survive_refuses, NULL, &why), 1);
-	assert_string_equal(tg_death_text(&why, how, sizeof(how)), "exit 1");
-	assert_int_equal(tg_survives(survive_crashes, NULL, &why), 1);
-	assert_string_equal(tg_death_text(&why, how, sizeof(how)), "SIGBUS");
+	assert_int_equal(tep_guard_survives(survive_ok, NULL, &why), 0);
+	assert_int_equal(tep_guard_survives(survive_refuses, NULL, &why), 1);
+	assert_string_equal(tep_guard_death_text(&why, how, sizeof(how)), "exit 1");
+	assert_int_equal(tep_guard_survives(survive_crashes, NULL, &why), 1);
+	assert_string_equal(tep_guard_death_text(&why, how, sizeof(how)), "SIGBUS");
 	/* killed from outside (Ctrl-C, kill): interrupted, no one's fault */
-	assert_int_equal(tg_survives(survive_killed, NULL, &why), -EINTR);
+	assert_int_equal(tep_guard_survives(survive_killed, NULL, &why), -EINTR);
 }
 
 /* ---------------------------------------------------------------- printk_formats */
@@ -146,7 +146,7 @@ static void test_printk_formats(void **state)
 	tep_set_long_size(tep, 8);
 	assert_int_equal(tep_parse_header_page(tep, (char *)header_page, strlen(header_page), 8), 0);
 	assert_int_equal(tep_parse_event(tep, PTR_FORMAT, strlen(PTR_FORMAT), "test"), 0);
-	assert_int_equal(tg_register_printk_formats(tep, text), 7);
+	assert_int_equal(tep_guard_register_printk_formats(tep, text), 7);
 	print_ptr(tep, 0xffffffff81000000ull, buf, sizeof(buf));
 	assert_string_equal(buf, "ok %d"); /* its "\n" dropped, as the kernel's trace does */
 	print_ptr(tep, 0xffffffff81000010ull, buf, sizeof(buf));

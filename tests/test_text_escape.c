@@ -13,7 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "analyze/text_escape.h"
+#include "common/text_escape.h"
 
 static void expect(const char *in, const char *want)
 {

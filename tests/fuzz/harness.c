@@ -12,10 +12,10 @@
 #include <unistd.h>
 
 #include "decode/decode.h"
-#include "analyze/ftana.h"
 #include "import/import.h"
-#include "reports/report_front.h"
-#include "reports/report_util.h"
+#include "analyze/commands.h"
+#include "reports/lost.h"
+#include "reports/report.h"
 #include "tests/fuzz/harness.h"
 
 /* Not in a header: cmd_report.c declares its reports from its REPORTS table. */
@@ -128,10 +128,8 @@ static void run(const uint8_t *data, size_t size, const char *suffix, bool libra
 		if (sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK) {
 			char *tp_argv[] = { "tpoint", NULL };
 
-			/* through the front end, as `ftana report tpoint`; the capture
-			 * it re-decodes is report_file() */
-			report_set_file(in);
-			report_run_db(report_find("tpoint"), h, 1, tp_argv);
+			/* through the front end, as `ftana report tpoint`: it re-decodes IN */
+			front_run_db(report_find("tpoint"), h, in, 1, tp_argv);
 		}
 		sqlite3_close(h);
 	}

@@ -25,10 +25,10 @@
 enum sql_guard { GUARD_REPORT, GUARD_USER };
 
 /* Harden a freshly opened connection (any connection: the importer's too). 0 or -1. */
-int ftana_db_harden(sqlite3 *db);
+int sqlguard_harden(sqlite3 *db);
 
 /* Install (or switch) the authorizer of db. */
-void ftana_db_guard(sqlite3 *db, enum sql_guard mode);
+void sqlguard_set(sqlite3 *db, enum sql_guard mode);
 
 /*
  * Prepare the first statement of sql for `ftana sql` (db guarded GUARD_USER).
@@ -36,7 +36,7 @@ void ftana_db_guard(sqlite3 *db, enum sql_guard mode);
  * sqlite3_errmsg), or -2 when the statement writes or attaches: why[] then names
  * what ("VACUUM", "ATTACH", "INSERT into main.t", "PRAGMA writable_schema", ...).
  */
-int ftana_prepare_user_sql(sqlite3 *db, const char *sql, sqlite3_stmt **st,
+int sqlguard_prepare_user(sqlite3 *db, const char *sql, sqlite3_stmt **st,
 			   const char **tail, char *why, size_t whylen);
 
 #endif

@@ -2,7 +2,7 @@
 /* sql_files.c - look up the SQL files of schema/, embedded by tools/embed.c. */
 #include <string.h>
 
-#include "analyze/sql_files.h"
+#include "store/sql_files.h"
 
 const char *sql_file_text(const char *path)
 {

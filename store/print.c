@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/ftana.h"
-#include "analyze/text_escape.h"
+#include "common/text_escape.h"
+#include "store/print.h"
 
 struct cell_buf {
 	char **cells;  /* rows * cols strings, NULL for SQL NULL */
@@ -320,17 +320,17 @@ static int print_stream(sqlite3_stmt *st, enum out_format fmt, FILE *out, unsign
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
-int ftana_print_rows_flags(sqlite3_stmt *stmt, enum out_format fmt, FILE *out, unsigned flags)
+int print_rows_flags(sqlite3_stmt *stmt, enum out_format fmt, FILE *out, unsigned flags)
 {
 	return fmt == OUT_TEXT ? print_table(stmt, out, flags) : print_stream(stmt, fmt, out, flags);
 }
 
-int ftana_print_rows(sqlite3_stmt *stmt, enum out_format fmt, FILE *out)
+int print_rows(sqlite3_stmt *stmt, enum out_format fmt, FILE *out)
 {
-	return ftana_print_rows_flags(stmt, fmt, out, 0);
+	return print_rows_flags(stmt, fmt, out, 0);
 }
 
-void ftana_json_string(FILE *out, const char *s)
+void print_json_string(FILE *out, const char *s)
 {
 	if (!s)
 		fputs("null", out);

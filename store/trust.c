@@ -14,16 +14,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analyze/cache_trust.h"
-#include "analyze/dbcache.h"
-#include "analyze/siphash.h"
+#include "store/trust.h"
+#include "store/siphash.h"
 #include "format/ftz_int.h"
-#include "analyze/diag.h"
+#include "common/msg.h"
 
 static uint8_t key[SIPHASH_KEY_LEN];
 static enum { KEY_UNKNOWN, KEY_KEPT, KEY_THIS_RUN } key_state;
 
-int ftana_cache_dir(char *out, size_t len)
+int trust_cache_dir(char *out, size_t len)
 {
 	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
 	int n;
@@ -109,7 +108,7 @@ static const uint8_t *the_key(void)
 
 	if (key_state != KEY_UNKNOWN)
 		return key;
-	rc = ftana_cache_dir(dir, sizeof(dir)); /* dir is filled in even when mkdir failed */
+	rc = trust_cache_dir(dir, sizeof(dir)); /* dir is filled in even when mkdir failed */
 	snprintf(path, sizeof(path), "%s/key", rc == -ENAMETOOLONG ? "~/.cache/ftana" : dir);
 	if (!rc) {
 		rc = read_key(path);
@@ -120,7 +119,7 @@ static const uint8_t *the_key(void)
 		key_state = KEY_KEPT;
 		return key;
 	}
-	ftana_error("warning: cannot keep the cache key %s (%s); caches are rebuilt every time\n",
+	msg_warn("cannot keep the cache key %s (%s); caches are rebuilt every time",
 		path, rc == -EPERM ? "not a private file of this user" : strerror(-rc));
 	key_state = KEY_THIS_RUN;
 	if (random_key() < 0)

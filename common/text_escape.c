@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/text_escape.h"
+#include "common/text_escape.h"
 
 /*
  * How many bytes at P (LEFT available) print as they are: 0 if *P must be escaped,

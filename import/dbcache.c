@@ -22,15 +22,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analyze/cache_trust.h"
-#include "analyze/dbcache.h"
+#include "common/msg.h"
+#include "common/text_escape.h"
 #include "decode/capture_set.h"
 #include "decode/decode.h"
+#include "import/dbcache.h"
 #include "import/import_child.h"
-#include "analyze/sql_files.h"
-#include "analyze/sqlguard.h"
-#include "analyze/text_escape.h"
-#include "analyze/diag.h"
+#include "store/db.h"
+#include "store/sql_files.h"
+#include "store/sqlguard.h"
+#include "store/trust.h"
 
 /* Bump when the database layout changes: older caches are rebuilt. */
 #define DB_VERSION "4" /* 2: profile_rounds, function_profile; 3: signed (cache_mac); 4: tgids from /proc/tgids */
@@ -57,20 +58,6 @@ static enum kind sniff(const char *path)
 	return KIND_OTHER;
 }
 
-static char *meta_get(sqlite3 *db, const char *key)
-{
-	sqlite3_stmt *st;
-	char *v = NULL;
-
-	if (sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = ?", -1, &st, NULL))
-		return NULL;
-	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
-		v = strdup((const char *)sqlite3_column_text(st, 0));
-	sqlite3_finalize(st);
-	return v;
-}
-
 static uint64_t mtime_ns(const struct stat *st)
 {
 	return (uint64_t)st->st_mtim.tv_sec * 1000000000ull + st->st_mtim.tv_nsec;
@@ -79,19 +66,15 @@ static uint64_t mtime_ns(const struct stat *st)
 /* Print the damage warning kept in a database's meta; true if it was damaged. */
 static bool warn_damage(sqlite3 *db, const char *path)
 {
-	char *state = meta_get(db, "end_state");
+	char *state = db_meta_text(db, "end_state");
 	bool damaged = state && !strcmp(state, "damaged");
 
 	if (damaged) {
-		char *off = meta_get(db, "damage_offset"), *why = meta_get(db, "damage_reason");
-		/* a .db given to us may say anything here: shown escaped */
-		char *off_shown = text_escaped(off ? off : "?");
-		char *why_shown = text_escaped(why ? why : "?");
+		/* a .db given to us may say anything here: the message path escapes it */
+		char *off = db_meta_text(db, "damage_offset"), *why = db_meta_text(db, "damage_reason");
 
-		ftana_error("%s: warning: damaged at offset %s (%s); using the events before it\n",
-			path, off_shown ? off_shown : "?", why_shown ? why_shown : "?");
-		free(off_shown);
-		free(why_shown);
+		msg_warn_at(path, "damaged at offset %s (%s); using the events before it",
+			    off ? off : "?", why ? why : "?");
 		free(off);
 		free(why);
 	}
@@ -105,13 +88,13 @@ static sqlite3 *open_db(const char *path, bool quiet)
 	sqlite3 *db;
 
 	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
-	    ftana_db_harden(db) < 0) {
+	    sqlguard_harden(db) < 0) {
 		if (!quiet)
-			ftana_error("%s: %s\n", path, sqlite3_errmsg(db));
+			msg_error("%s: %s", path, sqlite3_errmsg(db));
 		sqlite3_close(db);
 		return NULL;
 	}
-	ftana_db_guard(db, GUARD_REPORT);
+	sqlguard_set(db, GUARD_REPORT);
 	sqlite3_busy_timeout(db, 5000);
 	return db;
 }
@@ -119,8 +102,8 @@ static sqlite3 *open_db(const char *path, bool quiet)
 /* The cache's meta says it was made from a file of this size and mtime, by this layout. */
 static bool stamp_matches(sqlite3 *db, const struct stat *src)
 {
-	char *size = meta_get(db, "source_size"), *mt = meta_get(db, "source_mtime_ns");
-	char *ver = meta_get(db, "ftana_db_version");
+	char *size = db_meta_text(db, "source_size"), *mt = db_meta_text(db, "source_mtime_ns");
+	char *ver = db_meta_text(db, "ftana_db_version");
 	bool ok = size && mt && ver && !strcmp(ver, DB_VERSION) &&
 		  strtoull(size, NULL, 10) == (uint64_t)src->st_size &&
 		  strtoull(mt, NULL, 10) == mtime_ns(src);
@@ -154,18 +137,18 @@ static int input_set_open(const char *const *inputs, size_t n, struct input_set 
 		/* a trace.dat: one file, digested whole */
 		if (stat(inputs[0], &in->st) < 0 ||
 		    trust_input_digest(inputs[0], INPUT_TRACEDAT, &in->digest) < 0) {
-			ftana_error("%s: %s\n", inputs[0], strerror(errno));
+			msg_error("%s: %s", inputs[0], strerror(errno));
 			return -1;
 		}
 		return 0;
 	}
 	if (cset_open(inputs, n, &in->cs, err, sizeof(err)) < 0) {
-		ftana_error("%s\n", err);
+		msg_error("%s", err);
 		return -1;
 	}
 	for (size_t i = 0; i < in->cs.n; i++) {
 		if (stat(in->cs.paths[i], &st) < 0) {
-			ftana_error("%s: %s\n", in->cs.paths[i], strerror(errno));
+			msg_error("%s: %s", in->cs.paths[i], strerror(errno));
 			cset_free(&in->cs);
 			return -1;
 		}
@@ -178,7 +161,7 @@ static int input_set_open(const char *const *inputs, size_t n, struct input_set 
 	}
 	if ((in->cs.n == 1 && !in->cs.ring ? trust_input_digest(in->cs.paths[0], INPUT_FTZ, &in->digest)
 					    : trust_set_digest(in->cs.paths, in->cs.n, &in->digest)) < 0) {
-		ftana_error("%s: %s\n", inputs[0], strerror(errno));
+		msg_error("%s: %s", inputs[0], strerror(errno));
 		cset_free(&in->cs);
 		return -1;
 	}
@@ -207,7 +190,7 @@ static int finish_build(void *arg)
 	snprintf(size, sizeof(size), "%" PRIu64, (uint64_t)b->src->st_size);
 	snprintf(mt, sizeof(mt), "%" PRIu64, mtime_ns(b->src));
 	if (sqlite3_open_v2(b->tmp, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW, NULL) == SQLITE_OK &&
-	    ftana_db_harden(db) == 0 &&
+	    sqlguard_harden(db) == 0 &&
 	    sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO meta VALUES (?, ?)", -1, &st, NULL) == SQLITE_OK) {
 		rc = 0;
 		for (size_t i = 0; i < sizeof(kv) / sizeof(kv[0]) && !rc; i++) {
@@ -225,7 +208,7 @@ static int finish_build(void *arg)
 	if (!rc && rename(b->tmp, b->out) < 0)
 		rc = -1;
 	if (rc < 0)
-		ftana_error("%s: cannot write the database: %s\n", b->out,
+		msg_error("%s: cannot write the database: %s", b->out,
 			errno ? strerror(errno) : "SQL error");
 	return rc;
 }
@@ -285,7 +268,7 @@ static char *cache_path(const char *ftz)
 	}
 	for (const char *s = realpath(ftz, real) ? real : ftz; *s; s++)
 		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	if (ftana_cache_dir(cdir, sizeof(cdir)) < 0)
+	if (trust_cache_dir(cdir, sizeof(cdir)) < 0)
 		snprintf(cdir, sizeof(cdir), "/nonexistent"); /* the build reports it */
 	if (asprintf(&p, "%s/%s-%016" PRIx64 ".db", cdir, basename(base_copy), h) < 0)
 		p = NULL;
@@ -372,7 +355,7 @@ static sqlite3 *open_input(const char *const *inputs, size_t n, bool *damaged)
 	sqlite3 *db = NULL;
 
 	if (!cache) {
-		ftana_error("out of memory\n");
+		msg_error("out of memory");
 		return NULL;
 	}
 	if (input_set_open(inputs, n, &in) < 0) {
@@ -386,38 +369,38 @@ static sqlite3 *open_input(const char *const *inputs, size_t n, bool *damaged)
 		goto out;
 	}
 	if (suspicious)
-		ftana_error("%s: not made by this user's ftana from %s; rebuilding it\n",
+		msg_error("%s: not made by this user's ftana from %s; rebuilding it",
 			cache, path);
 	if (build(inputs, n, &in, cache, damaged) < 0)
 		goto out;
 	db = open_trusted(cache, src, digest, &suspicious);
 	if (!db)
-		ftana_error("%s: changed by someone else while it was built\n", cache);
+		msg_error("%s: changed by someone else while it was built", cache);
 out:
 	cset_free(&in.cs);
 	free(cache);
 	return db;
 }
 
-sqlite3 *ftana_open_set(const char *const *inputs, size_t n, bool *damaged)
+sqlite3 *dbcache_open_set(const char *const *inputs, size_t n, bool *damaged)
 {
 	*damaged = false;
 	for (size_t i = 0; n > 1 && i < n; i++)
 		if (sniff(inputs[i]) != KIND_FTZ) {
-			ftana_error("%s: only .ftz files of one --rotate series can be joined\n", inputs[i]);
+			msg_error("%s: only .ftz files of one --rotate series can be joined", inputs[i]);
 			return NULL;
 		}
-	return n > 1 ? open_input(inputs, n, damaged) : ftana_open(inputs[0], damaged);
+	return n > 1 ? open_input(inputs, n, damaged) : dbcache_open(inputs[0], damaged);
 }
 
-sqlite3 *ftana_open(const char *path, bool *damaged)
+sqlite3 *dbcache_open(const char *path, bool *damaged)
 {
 	struct stat src;
 	sqlite3 *db;
 
 	*damaged = false;
 	if (stat(path, &src) < 0) {
-		ftana_error("%s: %s\n", path, strerror(errno));
+		msg_error("%s: %s", path, strerror(errno));
 		return NULL;
 	}
 	switch (sniff(path)) {
@@ -427,7 +410,7 @@ sqlite3 *ftana_open(const char *path, bool *damaged)
 			*damaged = warn_damage(db, path);
 		return db;
 	case KIND_OTHER:
-		ftana_error("%s: not an .ftz file, trace.dat or ftana database\n", path);
+		msg_error("%s: not an .ftz file, trace.dat or ftana database", path);
 		return NULL;
 	case KIND_FTZ:
 	case KIND_TRACEDAT:
@@ -436,19 +419,17 @@ sqlite3 *ftana_open(const char *path, bool *damaged)
 	return open_input(&path, 1, damaged);
 }
 
-int ftana_exec_sql_file(sqlite3 *db, const char *path)
+sqlite3 *dbcache_open_inputs(const char *const *files, size_t n, bool *damaged)
 {
-	const char *sql = sql_file_text(path);
-	char *msg = NULL;
+	struct stat st;
 
-	if (!sql) {
-		ftana_error("%s: no such SQL file built in\n", path);
-		return -1;
-	}
-	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		ftana_error("%s: %s\n", path, msg ? msg : sqlite3_errmsg(db));
-		sqlite3_free(msg);
-		return -1;
-	}
-	return 0;
+	*damaged = false;
+	/* a mistyped operand is named as itself, not as a file of the wrong kind */
+	for (size_t i = 0; i < n; i++)
+		if (stat(files[i], &st) < 0) {
+			msg_error("%s: %s", files[i], strerror(errno));
+			return NULL;
+		}
+	return dbcache_open_set(files, n, damaged);
 }
+

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "analyze/sqlguard.h"
+#include "store/sqlguard.h"
 
 struct guard {
 	enum sql_guard mode;
@@ -23,7 +23,7 @@ static struct guard guards[] = {
 	[GUARD_USER] = { .mode = GUARD_USER },
 };
 
-int ftana_db_harden(sqlite3 *db)
+int sqlguard_harden(sqlite3 *db)
 {
 	int rc = 0;
 
@@ -157,7 +157,7 @@ static int authorize(void *ctx, int code, const char *a, const char *b, const ch
 	return SQLITE_DENY;
 }
 
-void ftana_db_guard(sqlite3 *db, enum sql_guard mode)
+void sqlguard_set(sqlite3 *db, enum sql_guard mode)
 {
 	guards[mode].why[0] = '\0';
 	sqlite3_set_authorizer(db, authorize, &guards[mode]);
@@ -188,7 +188,7 @@ static void leading_keyword(const char *sql, char *out, size_t len)
 	out[n] = '\0';
 }
 
-int ftana_prepare_user_sql(sqlite3 *db, const char *sql, sqlite3_stmt **st,
+int sqlguard_prepare_user(sqlite3 *db, const char *sql, sqlite3_stmt **st,
 			   const char **tail, char *why, size_t whylen)
 {
 	struct guard *g = &guards[GUARD_USER];

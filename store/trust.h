@@ -26,6 +26,7 @@
 
 #include <sqlite3.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define CACHE_MAC_KEY "cache_mac"
@@ -50,6 +51,11 @@ bool trust_db_verify(sqlite3 *db, uint64_t input_digest, const char *db_version)
 
 /* Store the MAC into db's meta table (the connection must be writable). 0 or -1. */
 int trust_db_sign(sqlite3 *db, uint64_t input_digest, const char *db_version);
+
+/* ftana's per-user cache directory ($XDG_CACHE_HOME/ftana or ~/.cache/ftana), where
+ * the key lives and caches go when the capture's directory is not writable; created
+ * (0700) if missing. 0, or -errno. */
+int trust_cache_dir(char *out, size_t len);
 
 /* True when the key is kept on disk (a cache can be trusted by a later run). */
 bool trust_key_persistent(void);

@@ -14,8 +14,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "reports/report_front.h"
-#include "reports/report_func.h"
+#include "common/msg.h"
+#include "reports/slice.h"
+#include "store/db.h"
 
 #define NS_PER_S 1000000000LL
 #define NS_PER_DAY (86400LL * NS_PER_S)
@@ -28,16 +29,15 @@ struct slice_task {
 
 /* --- parsing (no database) --- */
 
-int slice_parse_cpus(struct report_ctx *ctx, const char *arg)
+int slice_parse_cpus(struct slice *s, const char *arg)
 {
-	struct report_slice *s = &ctx->slice;
 	const char *p = arg;
 
 	if (!s->cpus) {
 		s->nr_cpu_words = MAX_CPU / 64;
 		s->cpus = calloc(s->nr_cpu_words, sizeof(*s->cpus));
 		if (!s->cpus)
-			return report_error(ctx, "out of memory");
+			return msg_error("out of memory");
 	}
 	s->cpu_arg = arg;
 	for (;;) {
@@ -64,32 +64,31 @@ int slice_parse_cpus(struct report_ctx *ctx, const char *arg)
 		p = end + 1;
 	}
 bad:
-	return report_error(ctx, "bad --cpu '%s' (CPU numbers and ranges below %d: 0,2-3)",
+	return msg_error("bad --cpu '%s' (CPU numbers and ranges below %d: 0,2-3)",
 			    arg, MAX_CPU);
 }
 
-int slice_parse_comm(struct report_ctx *ctx, const char *arg)
+int slice_parse_comm(struct slice *s, const char *arg)
 {
-	struct report_slice *s = &ctx->slice;
 
 	if (s->comm_re) {
 		regfree(&s->comm_regex);
 		s->comm_re = NULL;
 	}
 	if (regcomp(&s->comm_regex, arg, REG_EXTENDED | REG_NOSUB))
-		return report_error(ctx, "bad -n '%s' (not a POSIX extended regular expression)", arg);
+		return msg_error("bad -n '%s' (not a POSIX extended regular expression)", arg);
 	s->comm_re = arg;
 	return 0;
 }
 
-void slice_free(struct report_slice *s)
+void slice_free(struct slice *s)
 {
 	if (s->comm_re)
 		regfree(&s->comm_regex);
 	free(s->cpus);
 	free(s->tasks);
 	free(s->ftrec_tids);
-	memset(s, 0, sizeof(*s));
+	slice_init(s);
 }
 
 /* Digits of a fraction ".25" as nanoseconds; p points after the dot. */
@@ -127,15 +126,14 @@ static bool parse_hms(const char *p, int64_t *ns, const char **rest)
  * (HH:MM:SS[.frac]: the occurrence within 12 hours of the first event; or ISO 8601
  * date and time, 'T' or ' ' between, 'Z' or +HH:MM / -HH:MM or nothing (UTC) after).
  */
-static int parse_time(struct report_ctx *ctx, const char *opt, const char *arg, int64_t *out)
+static int parse_time(const struct slice *s, const char *opt, const char *arg, int64_t *out)
 {
-	const struct report_slice *s = &ctx->slice;
 	int64_t wall, frac = 0;
 	const char *rest;
 
 	if (strchr(arg, ':') || strchr(arg, 'T')) {
 		if (!s->have_wall)
-			return report_error(ctx, "%s '%s': this capture has no wall-clock start "
+			return msg_error("%s '%s': this capture has no wall-clock start "
 					    "time; give seconds from the first event", opt, arg);
 		int64_t first_wall = s->first_ts + s->wall_offset_ns;
 
@@ -192,23 +190,34 @@ static int parse_time(struct report_ctx *ctx, const char *opt, const char *arg, 
 	*out = s->first_ts + secs * NS_PER_S + frac;
 	return 0;
 bad:
-	return report_error(ctx, "bad %s '%s' (seconds from the first event, HH:MM:SS[.frac] "
+	return msg_error("bad %s '%s' (seconds from the first event, HH:MM:SS[.frac] "
 			    "or YYYY-MM-DDTHH:MM:SS[.frac][Z|+HH:MM], UTC)", opt, arg);
 }
 
-int slice_check_time(struct report_ctx *ctx, const char *opt, const char *arg)
+int slice_check_time(const char *opt, const char *arg)
 {
 	/* The syntax only, before the database is opened: as if it had a wall clock. */
-	struct report_slice saved = ctx->slice;
+	struct slice probe = { .have_wall = true };
 	int64_t ignored;
-	int rc;
 
-	ctx->slice.have_wall = true;
-	ctx->slice.first_ts = 0;
-	ctx->slice.wall_offset_ns = 0;
-	rc = parse_time(ctx, opt, arg, &ignored);
-	ctx->slice = saved;
-	return rc;
+	return parse_time(&probe, opt, arg, &ignored);
+}
+
+int slice_parse_id(const char *opt, const char *arg, int64_t *out)
+{
+	char *end;
+	long long v = strtoll(arg, &end, 10);
+
+	if (end == arg || *end || v < 0 || v > INT32_MAX)
+		return msg_error("bad %s '%s' (a process or thread id)", opt, arg);
+	*out = v;
+	return 0;
+}
+
+void slice_init(struct slice *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->pid = s->tid = -1;
 }
 
 /* --- against the database --- */
@@ -225,24 +234,23 @@ static int cmp_i64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int load_tasks(struct report_ctx *ctx)
+static int load_tasks(struct slice *s, sqlite3 *db)
 {
-	struct report_slice *s = &ctx->slice;
 	sqlite3_stmt *st;
 	size_t cap = 0;
 
-	if (!rf_has_table(ctx->db, "tasks"))
+	if (!db_has_table(db, "tasks"))
 		return 0;
-	if (sqlite3_prepare_v2(ctx->db, "SELECT pid, tgid, comm FROM tasks WHERE pid IS NOT NULL",
+	if (sqlite3_prepare_v2(db, "SELECT pid, tgid, comm FROM tasks WHERE pid IS NOT NULL",
 			       -1, &st, NULL) != SQLITE_OK)
-		return report_error(ctx, "%s", sqlite3_errmsg(ctx->db));
+		return msg_error("%s", sqlite3_errmsg(db));
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		if (s->nr_tasks == cap) {
 			cap = cap ? 2 * cap : 256;
 			struct slice_task *t = realloc(s->tasks, cap * sizeof(*t));
 			if (!t) {
 				sqlite3_finalize(st);
-				return report_error(ctx, "out of memory");
+				return msg_error("out of memory");
 			}
 			s->tasks = t;
 		}
@@ -260,13 +268,12 @@ static int load_tasks(struct report_ctx *ctx)
 }
 
 /* meta.ftrec_tids: "tid tid ..." (END section of a recording by ftrec; notrace_pids before). */
-static int load_ftrec_tids(struct report_ctx *ctx)
+static int load_ftrec_tids(struct slice *s, sqlite3 *db)
 {
-	struct report_slice *s = &ctx->slice;
 	sqlite3_stmt *st;
 
 	/* Captures of ftrec before END's ftrec_tids named the same threads notrace_pids. */
-	if (sqlite3_prepare_v2(ctx->db, "SELECT value FROM meta WHERE key IN ('ftrec_tids', "
+	if (sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key IN ('ftrec_tids', "
 			       "'notrace_pids') ORDER BY key = 'ftrec_tids' DESC LIMIT 1",
 			       -1, &st, NULL) != SQLITE_OK)
 		return 0; /* a .db without meta: nothing to leave out */
@@ -291,7 +298,7 @@ static int load_ftrec_tids(struct report_ctx *ctx)
 	return 0;
 }
 
-bool slice_task_match(const struct report_slice *s, int64_t pid)
+bool slice_task_match(const struct slice *s, int64_t pid)
 {
 	if (!s->include_ftrec && s->nr_ftrec_tids &&
 	    bsearch(&pid, s->ftrec_tids, s->nr_ftrec_tids, sizeof(int64_t), cmp_i64))
@@ -311,7 +318,7 @@ bool slice_task_match(const struct report_slice *s, int64_t pid)
 	return true;
 }
 
-bool slice_match(const struct report_slice *s, int64_t ts, int64_t cpu, int64_t pid)
+bool slice_match(const struct slice *s, int64_t ts, int64_t cpu, int64_t pid)
 {
 	if (ts < s->since_ns || ts >= s->until_ns)
 		return false;
@@ -320,7 +327,12 @@ bool slice_match(const struct report_slice *s, int64_t ts, int64_t cpu, int64_t 
 	return slice_task_match(s, pid);
 }
 
-bool slice_active(const struct report_slice *s)
+const char *slice_ts_suffix(const struct slice *s)
+{
+	return s->wall ? "_wall" : "_s";
+}
+
+bool slice_active(const struct slice *s)
 {
 	return s->since_arg || s->until_arg || s->pid >= 0 || s->tid >= 0 || s->comm_re || s->cpus;
 }
@@ -328,7 +340,7 @@ bool slice_active(const struct report_slice *s)
 /* in_slice(ts, cpu, pid): NULL ts or pid fail a filter that needs them. */
 static void in_slice_func(sqlite3_context *c, int argc, sqlite3_value **argv)
 {
-	const struct report_slice *s = sqlite3_user_data(c);
+	const struct slice *s = sqlite3_user_data(c);
 	bool null_ts = sqlite3_value_type(argv[0]) == SQLITE_NULL;
 	bool null_cpu = sqlite3_value_type(argv[1]) == SQLITE_NULL;
 	bool null_pid = sqlite3_value_type(argv[2]) == SQLITE_NULL;
@@ -346,7 +358,7 @@ static void in_slice_func(sqlite3_context *c, int argc, sqlite3_value **argv)
 
 static void in_slice_task_func(sqlite3_context *c, int argc, sqlite3_value **argv)
 {
-	const struct report_slice *s = sqlite3_user_data(c);
+	const struct slice *s = sqlite3_user_data(c);
 
 	if (sqlite3_value_type(argv[0]) == SQLITE_NULL)
 		sqlite3_result_int(c, !(s->pid >= 0 || s->tid >= 0 || s->comm_re));
@@ -357,17 +369,17 @@ static void in_slice_task_func(sqlite3_context *c, int argc, sqlite3_value **arg
 /* report_ts(ts): seconds (REAL), or with --wall the UTC time as text. */
 static void report_ts_func(sqlite3_context *c, int argc, sqlite3_value **argv)
 {
-	const struct report_ctx *ctx = sqlite3_user_data(c);
+	const struct slice *s = sqlite3_user_data(c);
 
 	if (sqlite3_value_type(argv[0]) == SQLITE_NULL)
 		return;
 	int64_t ts = sqlite3_value_int64(argv[0]);
 
-	if (!ctx->wall || !ctx->slice.have_wall) {
+	if (!s->wall || !s->have_wall) {
 		sqlite3_result_double(c, ts / 1e9);
 		return;
 	}
-	int64_t wall = ts + ctx->slice.wall_offset_ns;
+	int64_t wall = ts + s->wall_offset_ns;
 	time_t secs = (time_t)(wall / NS_PER_S - (wall % NS_PER_S < 0));
 	int64_t ns = wall - (int64_t)secs * NS_PER_S;
 	struct tm tm;
@@ -375,7 +387,7 @@ static void report_ts_func(sqlite3_context *c, int argc, sqlite3_value **argv)
 
 	if (!gmtime_r(&secs, &tm))
 		return;
-	if (ctx->fmt == OUT_TEXT)
+	if (!s->wall_iso)
 		snprintf(buf, sizeof(buf), "%02d:%02d:%02d.%06" PRId64, tm.tm_hour, tm.tm_min,
 			 tm.tm_sec, ns / 1000);
 	else
@@ -445,17 +457,16 @@ out:
 }
 
 /* temp.slice's id range: over every event table. */
-static int window_ids(struct report_ctx *ctx)
+static int window_ids(struct slice *s, sqlite3 *db)
 {
-	struct report_slice *s = &ctx->slice;
 	sqlite3_stmt *st;
 
 	s->lo_id = INT64_MIN;
 	s->hi_id = INT64_MAX;
 	if (!s->since_arg && !s->until_arg)
 		return 0;
-	if (!rf_has_table(ctx->db, "event_types") ||
-	    sqlite3_prepare_v2(ctx->db, "SELECT table_name FROM event_types WHERE table_name "
+	if (!db_has_table(db, "event_types") ||
+	    sqlite3_prepare_v2(db, "SELECT table_name FROM event_types WHERE table_name "
 			       "IS NOT NULL", -1, &st, NULL) != SQLITE_OK)
 		return 0; /* no list of tables: in_slice's ts test alone */
 	int64_t lo = INT64_MAX, hi = INT64_MIN;
@@ -463,8 +474,8 @@ static int window_ids(struct report_ctx *ctx)
 		int64_t first = INT64_MAX, last = INT64_MIN;
 		const char *table = (const char *)sqlite3_column_text(st, 0);
 
-		if (!table || !rf_has_table(ctx->db, table) ||
-		    id_bounds(ctx->db, table, s->since_ns, s->until_ns, &first, &last))
+		if (!table || !db_has_table(db, table) ||
+		    id_bounds(db, table, s->since_ns, s->until_ns, &first, &last))
 			continue;
 		if (first < lo)
 			lo = first;
@@ -477,27 +488,24 @@ static int window_ids(struct report_ctx *ctx)
 	return 0;
 }
 
-int slice_resolve(struct report_ctx *ctx)
+int slice_resolve(struct slice *s, sqlite3 *db)
 {
-	struct report_slice *s = &ctx->slice;
-	sqlite3 *db = ctx->db;
-
 	s->since_ns = INT64_MIN;
 	s->until_ns = INT64_MAX;
-	s->have_wall = rf_meta_int(db, "wall_offset_ns", &s->wall_offset_ns);
-	if (!rf_meta_int(db, "first_ts", &s->first_ts))
+	s->have_wall = db_meta_int(db, "wall_offset_ns", &s->wall_offset_ns);
+	if (!db_meta_int(db, "first_ts", &s->first_ts))
 		s->first_ts = 0;
-	if (!rf_meta_int(db, "last_ts", &s->last_ts))
+	if (!db_meta_int(db, "last_ts", &s->last_ts))
 		s->last_ts = s->first_ts;
-	if (ctx->wall && !s->have_wall)
-		report_warn(ctx, "--wall: this capture has no wall-clock start time: "
+	if (s->wall && !s->have_wall)
+		msg_warn("--wall: this capture has no wall-clock start time: "
 			    "timestamps stay trace-clock seconds");
-	if ((s->since_arg && parse_time(ctx, "--since", s->since_arg, &s->since_ns)) ||
-	    (s->until_arg && parse_time(ctx, "--until", s->until_arg, &s->until_ns)))
+	if ((s->since_arg && parse_time(s, "--since", s->since_arg, &s->since_ns)) ||
+	    (s->until_arg && parse_time(s, "--until", s->until_arg, &s->until_ns)))
 		return -1;
 	if (s->until_ns <= s->since_ns)
-		return report_error(ctx, "--until is not after --since: the window is empty");
-	if (load_tasks(ctx) || load_ftrec_tids(ctx) || window_ids(ctx))
+		return msg_error("--until is not after --since: the window is empty");
+	if (load_tasks(s, db) || load_ftrec_tids(s, db) || window_ids(s, db))
 		return -1;
 
 	char *sql = sqlite3_mprintf(
@@ -514,8 +522,8 @@ int slice_resolve(struct report_ctx *ctx)
 				    in_slice_func, NULL, NULL) != SQLITE_OK ||
 	    sqlite3_create_function(db, "in_slice_task", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, s,
 				    in_slice_task_func, NULL, NULL) != SQLITE_OK ||
-	    sqlite3_create_function(db, "report_ts", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, ctx,
+	    sqlite3_create_function(db, "report_ts", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, s,
 				    report_ts_func, NULL, NULL) != SQLITE_OK)
-		return report_error(ctx, "%s", sqlite3_errmsg(db));
+		return msg_error("%s", sqlite3_errmsg(db));
 	return 0;
 }

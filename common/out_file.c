@@ -8,8 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analyze/diag.h"
-#include "analyze/out_file.h"
+#include "common/msg.h"
+#include "common/out_file.h"
 
 static bool same_file(const char *a, const char *b)
 {
@@ -25,22 +25,22 @@ int out_check(const char *path, const char *input)
 	bool is_input;
 
 	if (!*path) {
-		ftana_error("-o: an empty file name: give a file name\n");
+		msg_error("-o: an empty file name: give a file name");
 		return -1;
 	}
 	is_input = input && (same_file(path, input) ||
 			     (asprintf(&db, "%s.db", input) > 0 && same_file(path, db)));
 	free(db);
 	if (is_input) {
-		ftana_error("-o %s: that is the input (or its cached database): give another file "
-			    "name\n", path);
+		msg_error("-o %s: that is the input (or its cached database): give another file "
+			    "name", path);
 		return -1;
 	}
 	/* the rename would replace what is there: only ever a regular file (never
 	 * /dev/null, /dev/stdout, a device, a FIFO, a directory or a symbolic link) */
 	if (!lstat(path, &st) && !S_ISREG(st.st_mode)) {
-		ftana_error("-o %s: %s (the output is written beside it, then renamed over it): "
-			    "give a file name\n", path, S_ISDIR(st.st_mode) ? "is a directory" :
+		msg_error("-o %s: %s (the output is written beside it, then renamed over it): "
+			    "give a file name", path, S_ISDIR(st.st_mode) ? "is a directory" :
 			    "not a regular file");
 		return -1;
 	}
@@ -57,12 +57,12 @@ int out_open(struct out_file *o, const char *path, const char *input)
 		return -1;
 	if (asprintf(&o->tmp, "%s.XXXXXX", path) < 0) {
 		o->tmp = NULL;
-		ftana_error("out of memory\n");
+		msg_error("out of memory");
 		return -1;
 	}
 	fd = mkstemp(o->tmp);
 	if (fd < 0) {
-		ftana_error("cannot write %s: %s\n", path, strerror(errno));
+		msg_error("cannot write %s: %s", path, strerror(errno));
 		free(o->tmp);
 		o->tmp = NULL;
 		return -1;
@@ -71,7 +71,7 @@ int out_open(struct out_file *o, const char *path, const char *input)
 	mask = umask(0);
 	umask(mask);
 	if (fchmod(fd, 0666 & ~mask) < 0 || !(o->f = fdopen(fd, "w+"))) {
-		ftana_error("cannot write %s: %s\n", path, strerror(errno));
+		msg_error("cannot write %s: %s", path, strerror(errno));
 		close(fd);
 		unlink(o->tmp);
 		free(o->tmp);
@@ -105,7 +105,7 @@ int out_commit(struct out_file *o)
 	if (!err && rename(o->tmp, o->path) < 0)
 		err = errno;
 	if (err) {
-		ftana_error("cannot write %s: %s\n", o->path, strerror(err));
+		msg_error("cannot write %s: %s", o->path, strerror(err));
 		out_abort(o);
 		return -1;
 	}

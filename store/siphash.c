@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "analyze/siphash.h"
+#include "store/siphash.h"
 
 static inline uint64_t rotl(uint64_t x, int b)
 {

@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * lost.c - the one-line warning every report gives first when the events it covers
+ * are incomplete: losses the kernel flagged on the pages, and the files of a ring
+ * or series that are missing (lost.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/msg.h"
+#include "common/text_escape.h"
+#include "reports/lost.h"
+#include "reports/slice.h"
+#include "store/db.h"
+
+/* How many of the listed losses to show by time before summing up the rest. */
+#define LOST_SHOWN 4
+
+/*
+ * A disk ring or series with files missing between the ones present (ftrec
+ * --ring/--rotate, decode/capture_set.h): their events are lost and no page
+ * flags it. The list is digits, commas and dashes as ftana writes it.
+ */
+static bool warn_set_gaps(sqlite3 *db, FILE *out)
+{
+	sqlite3_stmt *st;
+	bool shown = false;
+
+	if (sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = 'segment_gaps' AND value <> ''",
+			       -1, &st, NULL) != SQLITE_OK)
+		return false;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		const char *gaps = (const char *)sqlite3_column_text(st, 0);
+		bool plain = gaps && strlen(gaps) < 200 && strspn(gaps, "0123456789,-") == strlen(gaps);
+
+		fprintf(out, "files %s of this capture (a ring's segments or a series' files) "
+			"are missing: their events are lost (ftana info lists each file and its "
+			"losses)", plain ? gaps : "(?)");
+		shown = true;
+	}
+	sqlite3_finalize(st);
+	return shown;
+}
+
+/* Is the capture a ring or a series (its files' stats in meta)? Then its views
+ * (schema/info_segments.sql) are made, before any statement runs. */
+static bool set_views(sqlite3 *db)
+{
+	sqlite3_stmt *st;
+	bool set;
+
+	if (!db_has_table(db, "meta") || sqlite3_prepare_v2(db, "SELECT 1 FROM meta WHERE key GLOB "
+			"'segment_stats_[0-9]*' LIMIT 1", -1, &st, NULL) != SQLITE_OK)
+		return false;
+	set = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return set && db_exec_file(db, "schema/info_segments.sql") == 0;
+}
+
+/*
+ * A ring or series whose losses (in [t0, t1], FILTER as the caller's) lie in more
+ * than one file: " (100 in a-0002.ftz, 20 in a-0003.ftz)", each file's counted
+ * losses ("?" for a file whose losses are all of unknown size). Nothing otherwise.
+ * When the range holds every loss, each file's own count (decode's segment_stats)
+ * is exact; a part of the capture is split by the time of each loss, which is
+ * approximate where two files' CPUs overlap in time (schema/info_segments.sql).
+ */
+static void warn_lost_per_file(sqlite3 *db, int64_t t0, int64_t t1, const char *filter, FILE *out)
+{
+	sqlite3_stmt *st;
+	char *sql = sqlite3_mprintf(
+		"WITH whole(yes) AS (SELECT (SELECT count(*) FROM lost_events l WHERE 1 %s) = "
+		"	(SELECT count(*) FROM lost_events l WHERE ts BETWEEN ?1 AND ?2 %s)), "
+		"by_time(n, file, counted, unknown) AS ("
+		"	SELECT l.n, ifnull(l.file, '(unknown file)'), "
+		"	       sum(CASE WHEN count > 0 THEN count ELSE 0 END), sum(count IS NULL OR count < 0) "
+		"	FROM set_lost_file l WHERE ts BETWEEN ?1 AND ?2 %s GROUP BY l.n), "
+		"by_file(n, file, counted, unknown) AS ("
+		"	SELECT n, file, lost_events, lost_events = 0 FROM info_set_members WHERE lost_pages > 0), "
+		"chosen AS (SELECT * FROM by_file WHERE (SELECT yes FROM whole) "
+		"	UNION ALL SELECT * FROM by_time WHERE NOT (SELECT yes FROM whole)) "
+		"SELECT file, counted, unknown, count(*) OVER () FROM chosen ORDER BY n",
+		filter, filter, filter);
+
+	st = sql ? db_prepare(db, sql) : NULL;
+	sqlite3_free(sql);
+	if (!st)
+		return;
+	sqlite3_bind_int64(st, 1, t0);
+	sqlite3_bind_int64(st, 2, t1);
+	for (int i = 0; sqlite3_step(st) == SQLITE_ROW; i++) {
+		if (sqlite3_column_int64(st, 3) < 2)
+			break; /* one file: the line says enough */
+		/* a file's name may hold anything: escaped, so the warning stays one line */
+		char *name = text_escaped((const char *)sqlite3_column_text(st, 0));
+		int64_t counted = sqlite3_column_int64(st, 1);
+
+		fputs(i ? ", " : " (", out);
+		if (counted || !sqlite3_column_int64(st, 2))
+			fprintf(out, "%lld in %s", (long long)counted, name ? name : "?");
+		else
+			fprintf(out, "? in %s", name ? name : "?");
+		if (sqlite3_column_int64(st, 3) == i + 1)
+			fputc(')', out);
+		free(name);
+	}
+	sqlite3_finalize(st);
+}
+
+int lost_describe(sqlite3 *db, const char *range_sql, int64_t since, int64_t until, FILE *out)
+{
+	sqlite3_stmt *range, *st;
+	int64_t t0, t1;
+	int shown = 0;
+
+	if (!db_has_table(db, "lost_events"))
+		return 0;
+	/* one line: the gap first, then the losses the pages flag */
+	bool gap = warn_set_gaps(db, out);
+	range = db_prepare(db, range_sql);
+	if (!range)
+		return -1;
+	bool have = sqlite3_step(range) == SQLITE_ROW &&
+		    sqlite3_column_type(range, 0) != SQLITE_NULL;
+	t0 = sqlite3_column_int64(range, 0);
+	t1 = sqlite3_column_int64(range, 1);
+	sqlite3_finalize(range);
+	if (t0 < since)
+		t0 = since;
+	if (t1 >= until)
+		t1 = until - 1;
+	if (!have || t1 < t0)
+		return 0;
+
+	/* The kernel may only know that events were lost, not how many (count < 0). */
+	/* --kernel-ring: the loss flagged at a CPU's first event is the ring
+	 * overwriting older events by design, not a gap in the data */
+	int64_t ring = 0;
+	bool skip_ring = db_meta_int(db, "kernel_ring", &ring) && ring == 1 &&
+			 db_has_table(db, "events");
+
+	/* (the events view is named only when needed: a hand-made .db may lack it) */
+	bool per_file = set_views(db);
+	const char *filter = skip_ring ? "AND l.ts > (SELECT min(ts) FROM events e WHERE e.cpu = l.cpu)" : "";
+	char *sql = sqlite3_mprintf(
+		"SELECT cpu, ts, count, count(*) OVER (), "
+		"       sum(CASE WHEN count > 0 THEN count ELSE 0 END) OVER (), "
+		"       sum(count IS NULL OR count < 0) OVER () "
+		"FROM lost_events l WHERE ts BETWEEN ?1 AND ?2 %s ORDER BY ts", filter);
+	st = sql ? db_prepare(db, sql) : NULL;
+	sqlite3_free(sql);
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, t0);
+	sqlite3_bind_int64(st, 2, t1);
+	for (int i = 0; sqlite3_step(st) == SQLITE_ROW; i++, shown++) {
+		if (i == 0) {
+			int64_t unknown = sqlite3_column_int64(st, 5);
+
+			fprintf(out, "%sthe capture lost %lld events", gap ? "; " : "",
+				(long long)sqlite3_column_int64(st, 4));
+			if (unknown)
+				fprintf(out, " (and %lld losses of unknown size)", (long long)unknown);
+			if (per_file)
+				warn_lost_per_file(db, t0, t1, filter, out);
+			fprintf(out, " in this report's time range; results near these times "
+				"may be incomplete:");
+		}
+		if (i < LOST_SHOWN) {
+			fprintf(out, " CPU %d before %.6f s", sqlite3_column_int(st, 0),
+				sqlite3_column_int64(st, 1) / 1e9);
+			if (sqlite3_column_int64(st, 2) > 0)
+				fprintf(out, " (%lld)", (long long)sqlite3_column_int64(st, 2));
+			fputc(';', out);
+		} else if (i == LOST_SHOWN) {
+			fprintf(out, " and %lld more losses;",
+				(long long)sqlite3_column_int64(st, 3) - LOST_SHOWN);
+		}
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+int lost_warn(sqlite3 *db, const char *range_sql, const struct slice *s)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	int rc;
+
+	if (!mem)
+		return msg_error("out of memory");
+	rc = lost_describe(db, range_sql, s->since_ns, s->until_ns, mem);
+	if (fclose(mem) != 0)
+		rc = msg_error("out of memory");
+	if (!rc && len)
+		msg_warn("%s", text);
+	free(text);
+	return rc;
+}
+

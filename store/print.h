@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * print.h - query results as an aligned text table, CSV (RFC 4180) or a JSON array
+ * of objects: `ftana sql`, `ftana info` and every report's tables. Control
+ * characters are escaped in every format (print.c says how).
+ */
+#ifndef STORE_PRINT_H
+#define STORE_PRINT_H
+
+#include <sqlite3.h>
+#include <stdio.h>
+
+enum out_format { OUT_TEXT, OUT_CSV, OUT_JSON };
+
+/* Print every row of stmt. 0, or -1 (an SQL error: sqlite3_errmsg says which). */
+int print_rows(sqlite3_stmt *stmt, enum out_format fmt, FILE *out);
+/* The same; PRINT_NO_HEADER leaves out the header line of the table and of CSV. */
+#define PRINT_NO_HEADER 1u
+int print_rows_flags(sqlite3_stmt *stmt, enum out_format fmt, FILE *out, unsigned flags);
+/* s as a JSON string (null for NULL), valid for any bytes. */
+void print_json_string(FILE *out, const char *s);
+
+#endif
