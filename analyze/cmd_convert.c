@@ -45,5 +45,9 @@ int cmd_convert(int argc, char **argv)
 			    in ? "-o OUT.dat" : "FILE");
 		return CMD_EXIT_ERROR;
 	}
-	return tracedat_convert(in, out);
+	bool damaged;
+
+	if (tracedat_convert(in, out, &damaged) < 0)
+		return damaged ? CMD_EXIT_DAMAGED : CMD_EXIT_ERROR;
+	return damaged ? CMD_EXIT_DAMAGED : CMD_EXIT_OK;
 }

@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ftz.h"
+#include "format/ftz.h"
 
 static double cpu_now(void)
 {

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 
 #include "decode/capture_set.h"
-#include "ftz.h"
+#include "format/ftz.h"
 
 /* The INFO keys a member must share with the head: one recording, one host, one boot. */
 static const char *const same_keys[] = { "capture_id", "boot_id", "hostname", "uname_release",

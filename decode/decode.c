@@ -13,7 +13,6 @@
 #include "decode/capture_set.h"
 #include "decode/decode_int.h"
 
-#define RB_COMMIT_MASK 0x3fffffffull /* commit bits above the size are loss flags */
 #define RB_MISSED_EVENTS (1ull << 31) /* events were lost before this page */
 #define RB_MISSED_STORED (1ull << 30) /* ... and their count follows the data */
 
@@ -385,7 +384,7 @@ static bool cursor_next_batch(struct dec *d, struct cursor *c)
 static int64_t page_missed_events(const struct dec *d, const uint8_t *page, uint32_t ps)
 {
 	uint64_t commit = load_uint(page + 8, d->long_size, d->big_endian);
-	uint64_t size = commit & RB_COMMIT_MASK, at = 8 + d->long_size + size;
+	uint64_t size = commit & FTZ_RB_COMMIT_MASK, at = 8 + d->long_size + size;
 
 	if (!(commit & RB_MISSED_EVENTS))
 		return 0;
@@ -414,7 +413,7 @@ static bool cursor_next_page(struct dec *d, struct cursor *c)
 		page = (uint8_t *)c->pages + (size_t)c->page++ * ps;
 		d->pages_done++;
 		uint64_t size = ps < hdr ? 0 :
-				load_uint(page + 8, d->long_size, d->big_endian) & RB_COMMIT_MASK;
+				load_uint(page + 8, d->long_size, d->big_endian) & FTZ_RB_COMMIT_MASK;
 
 		if (ps < hdr || size > ps - hdr ||
 		    (!tep_is_old_format(d->tep) && !ftz_page_records_ok(page + hdr, size, d->big_endian)) ||

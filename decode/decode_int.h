@@ -7,7 +7,7 @@
 #include <traceevent/kbuffer.h>
 
 #include "decode/decode.h"
-#include "ftz.h"
+#include "format/ftz.h"
 
 struct sec_ref {
 	uint64_t offset;

@@ -23,7 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/cmd.h"
 #include "common/msg.h"
 #include "common/out_file.h"
 #include "decode/decode.h"
@@ -31,9 +30,8 @@
 #include "export/export.h"
 #include "export/tracedat_comms.h"
 #include "export/tracedat_guard.h"
-#include "ftz.h"
+#include "format/ftz.h"
 
-#define RB_COMMIT_MASK 0x3fffffffull /* commit bits above the size are loss flags */
 
 /* trace.dat v6 option ids (trace-cmd's enum; readers skip ids they do not know). */
 enum { OPT_DONE = 0, OPT_CPUSTAT = 2, OPT_TRACECLOCK = 4, OPT_UNAME = 5 };
@@ -378,7 +376,7 @@ static bool page_ok(const struct tdw *w, const uint8_t *page)
 		return false;
 	for (int i = 0; i < w->long_size; i++)
 		commit |= (uint64_t)page[8 + (w->big_endian ? w->long_size - 1 - i : i)] << (8 * i);
-	return (commit & RB_COMMIT_MASK) <= w->page_size - hdr;
+	return (commit & FTZ_RB_COMMIT_MASK) <= w->page_size - hdr;
 }
 
 /* One CPU's pages, from the current (page-aligned) position; their byte count in *size. */
@@ -448,20 +446,20 @@ static int put_cpu_data(struct tdw *w)
 
 /* --- the command's work --- */
 
-static int open_input(struct tdw *w)
+/* 0, or -1 after an error (*damaged: the capture is damaged before anything). */
+static int open_input(struct tdw *w, bool *damaged)
 {
 	char err[512], v[16];
 	const char *info;
 
 	w->r = ftz_reader_open(w->in, err, sizeof(err));
 	if (!w->r) {
-		msg_error("%s", err);
-		return CMD_EXIT_ERROR;
+		return msg_error("%s", err);
 	}
 	w->dec = dec_open(w->in, err, sizeof(err));
 	if (!w->dec) {
-		msg_error("%s", err);
-		return errno == EBADMSG ? CMD_EXIT_DAMAGED : CMD_EXIT_ERROR;
+		*damaged = errno == EBADMSG;
+		return msg_error("%s", err);
 	}
 	info = dec_info_text(w->dec);
 	w->big_endian = ftz_kv_get(info, strlen(info), "endian", v, sizeof(v)) > 0 &&
@@ -470,10 +468,9 @@ static int open_input(struct tdw *w)
 	w->nr_cpus = dec_stats(w->dec)->nr_cpus;
 	w->cpus = calloc(w->nr_cpus ? w->nr_cpus : 1, sizeof(*w->cpus));
 	if (!w->cpus) {
-		msg_error("out of memory");
-		return CMD_EXIT_ERROR;
+		return msg_error("out of memory");
 	}
-	return CMD_EXIT_OK;
+	return 0;
 }
 
 static void close_input(struct tdw *w)
@@ -502,21 +499,20 @@ static bool input_is_tracedat(const char *in)
 	return dec_is_tracedat(head, n);
 }
 
-int tracedat_convert(const char *in, const char *out)
+int tracedat_convert(const char *in, const char *out, bool *damaged)
 {
 	struct tdw w = { .in = in };
 	struct out_file o;
 	bool db_warned = false;
 	int rc;
 
-	if (input_is_tracedat(in)) {
-		msg_error("%s: is a trace-cmd trace.dat already: nothing to convert", in);
-		return CMD_EXIT_ERROR;
-	}
-	rc = open_input(&w);
-	if (rc == CMD_EXIT_OK && index_batches(&w) < 0)
-		rc = CMD_EXIT_ERROR;
-	if (rc == CMD_EXIT_OK && !w.page_size) {
+	*damaged = false;
+	if (input_is_tracedat(in))
+		return msg_error("%s: is a trace-cmd trace.dat already: nothing to convert", in);
+	rc = open_input(&w, damaged);
+	if (rc == 0 && index_batches(&w) < 0)
+		rc = -1;
+	if (rc == 0 && !w.page_size) {
 		char v[32];
 		const char *info = dec_info_text(w.dec);
 
@@ -526,35 +522,35 @@ int tracedat_convert(const char *in, const char *out)
 		if (w.page_size < 64 || w.page_size > (1u << 24))
 			w.page_size = 4096;
 	}
-	if (rc == CMD_EXIT_OK &&
+	if (rc == 0 &&
 	    !(w.cmdlines = tracedat_cmdlines(w.dec, in, &w.cmdlines_len, &db_warned))) {
 		msg_error("out of memory");
-		rc = CMD_EXIT_ERROR;
+		rc = -1;
 	}
 	/* after the comms: the database is built (or found) first, so that a capture too
 	 * hostile to import fails there, before every event is printed here */
-	if (rc == CMD_EXIT_OK && !(w.guard = tdg_probe(w.dec, w.page_size, in)))
-		rc = CMD_EXIT_ERROR;
-	if (rc == CMD_EXIT_OK && out_open(&o, out, in) < 0)
-		rc = CMD_EXIT_ERROR;
-	if (rc == CMD_EXIT_OK) {
+	if (rc == 0 && !(w.guard = tdg_probe(w.dec, w.page_size, in)))
+		rc = -1;
+	if (rc == 0 && out_open(&o, out, in) < 0)
+		rc = -1;
+	if (rc == 0) {
 		w.f = o.f;
 		put_header(&w);
 		if (put_cpu_data(&w) < 0 || ferror(w.f)) {
 			if (ferror(w.f))
 				msg_error("%s: cannot write: %s", out, strerror(errno));
 			out_abort(&o);
-			rc = CMD_EXIT_ERROR;
+			rc = -1;
 		} else if (out_commit(&o) < 0) {
-			rc = CMD_EXIT_ERROR;
+			rc = -1;
 		}
 	}
-	if (rc == CMD_EXIT_OK && w.damaged) {
+	if (rc == 0 && w.damaged) {
 		/* one warning: the database's, when it found the damage too */
 		if (!db_warned)
 			msg_warn_at(in, "damaged at offset %llu (%s): %s holds what came before",
 				     (unsigned long long)w.damage_offset, w.damage_reason, out);
-		rc = CMD_EXIT_DAMAGED;
+		*damaged = true;
 	}
 	close_input(&w);
 	return rc;

@@ -3,7 +3,7 @@
  * ftz.h - the .ftz container: an append-only stream of checksummed sections.
  *
  * The header the programs include from format/ (record/, and ftana: decode/, import/; only
- * analyze/cache_trust.c also reads the section header layout from ftz_int.h, to digest it).
+ * store/trust.c also reads the section header layout from ftz_int.h, to digest it).
  * The byte layout is specified in format/FORMAT.md; keep the two in step.
  *
  * Conventions: functions return 0 (or a count) on success and a negative errno on
@@ -188,6 +188,19 @@ struct ftz_pages {
 	const uint8_t *pages; /* nr_pages * page_size bytes, page i at pages + i * page_size */
 };
 int ftz_parse_pages(const struct ftz_section *sec, struct ftz_pages *out);
+
+/*
+ * FORMAT.md 4.3.1: a sub-buffer's commit field holds the size of its data in the low
+ * 30 bits; the bits above are the kernel's loss flags.
+ */
+#define FTZ_RB_COMMIT_MASK 0x3fffffffull
+
+/*
+ * FORMAT.md 2: do the N bytes at BUF (a file's first bytes, N may be under 8 for a
+ * file cut inside its header) begin a .ftz? A cut header is damage for the reader
+ * to report, so any non-empty prefix of the magic counts.
+ */
+bool ftz_sniff(const void *buf, size_t n);
 
 /*
  * FORMAT.md 4.3.1: true when every record of a sub-buffer's data (SIZE bytes: the

@@ -32,3 +32,8 @@ int ftz_sec_hdr_decode(const uint8_t in[FTZ_SEC_HDR_LEN], struct ftz_sec_hdr *h)
 	h->payload_crc = get_le32(in + 24);
 	return 0;
 }
+
+bool ftz_sniff(const void *buf, size_t n)
+{
+	return n >= 1 && !memcmp(buf, FTZ_MAGIC, n < FTZ_MAGIC_LEN ? n : FTZ_MAGIC_LEN);
+}

@@ -26,6 +26,7 @@
 #include "common/text_escape.h"
 #include "decode/capture_set.h"
 #include "decode/decode.h"
+#include "format/ftz.h"
 #include "import/dbcache.h"
 #include "import/import_child.h"
 #include "store/db.h"
@@ -40,7 +41,6 @@ enum kind { KIND_FTZ, KIND_TRACEDAT, KIND_DB, KIND_OTHER };
 
 static enum kind sniff(const char *path)
 {
-	static const char ftz_magic[8] = "\x89" "FTZ\r\n\x1a\n";
 	char buf[16] = { 0 };
 	int fd = open(path, O_RDONLY);
 	ssize_t n;
@@ -49,7 +49,7 @@ static enum kind sniff(const char *path)
 		return KIND_OTHER;
 	n = read(fd, buf, sizeof(buf));
 	close(fd);
-	if (n >= 1 && !memcmp(buf, ftz_magic, n < 8 ? n : 8))
+	if (n >= 1 && ftz_sniff(buf, (size_t)n))
 		return KIND_FTZ; /* a truncated header is damage, reported by the reader */
 	if (n > 0 && dec_is_tracedat(buf, n))
 		return KIND_TRACEDAT; /* trace-cmd's trace.dat: imported alike (decode.h) */

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "import/import_int.h"
-#include "ftz.h"
+#include "format/ftz.h"
 
 /* ---------------------------------------------------------------- pid -> comm seen in events */
 

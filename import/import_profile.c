@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "import/import_int.h"
-#include "ftz.h"
+#include "format/ftz.h"
 
 struct profile_ctx {
 	struct importer *im;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "common/text_escape.h"
+#include "common/parse.h"
 #include "reports/report.h"
 #include "reports/snoop.h"
 
@@ -15,7 +16,7 @@
 #include "reports/views.h"
 
 struct bitesize_opts {
-	int64_t dev; /* -D, when has_dev */
+	uint64_t dev; /* -D, when has_dev */
 	bool has_dev;
 };
 
@@ -30,7 +31,7 @@ static int option(struct report_ctx *ctx, int index, const char *arg)
 
 	(void)index;
 	o->has_dev = true;
-	return snoop_parse_dev(ctx, arg, &o->dev);
+	return parse_dev("-D", arg, &o->dev);
 }
 
 #define BAR_WIDTH 40
@@ -77,7 +78,7 @@ static int run(struct report_ctx *ctx)
 
 	if (rc)
 		return rc;
-	if (args_set(ctx->db, "bitesize_dev", o->has_dev ? o->dev : -1) ||
+	if (args_set(ctx->db, "bitesize_dev", o->has_dev ? (int64_t)o->dev : -1) ||
 	    snoop_select(ctx, "schema/reports/bitesize_report.sql"))
 		return -1;
 	if (ctx->fmt == OUT_TEXT)

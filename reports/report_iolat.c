@@ -14,6 +14,7 @@
 #include "reports/args.h"
 #include "reports/heatmap.h"
 #include "reports/lost.h"
+#include "common/parse.h"
 #include "reports/report.h"
 #include "reports/views.h"
 #include "store/db.h"
@@ -30,7 +31,7 @@ struct iolat_opts {
 	bool hist;          /* --hist */
 	bool by_given;
 	enum group_by by;
-	int64_t dev;        /* -D: kernel dev_t (major << 20 | minor), -1 every disk */
+	uint64_t dev;       /* -D: kernel dev_t (major << 20 | minor), -1 every disk */
 	bool has_dev;
 	int64_t step_ns;    /* -i: interval length, 0 none */
 	bool heatmap;       /* --heatmap */
@@ -62,24 +63,6 @@ static const struct report_option options[] = {
 	{ 0 }
 };
 
-static int parse_dev(struct report_ctx *ctx, const char *arg, int64_t *dev)
-{
-	unsigned long maj, min;
-	char *end;
-
-	maj = strtoul(arg, &end, 10);
-	if (end == arg || *end != ',' || arg[0] == '-')
-		goto bad;
-	const char *m = end + 1;
-	min = strtoul(m, &end, 10);
-	if (end == m || *end || *m == '-' || maj >= 4096 || min >= (1ul << 20))
-		goto bad;
-	*dev = (int64_t)(maj << 20 | min);
-	return 0;
-bad:
-	return msg_error("bad -D '%s' (MAJOR,MINOR as in /proc/partitions)", arg);
-}
-
 static int option(struct report_ctx *ctx, int index, const char *arg)
 {
 	struct iolat_opts *o = ctx->opts;
@@ -90,7 +73,7 @@ static int option(struct report_ctx *ctx, int index, const char *arg)
 	case OPT_START: o->show_start = true; break;
 	case OPT_END: o->show_end = true; break;
 	case OPT_DEV:
-		if (parse_dev(ctx, arg, &o->dev))
+		if (parse_dev("-D", arg, &o->dev))
 			return -1;
 		o->has_dev = true;
 		break;
@@ -202,7 +185,7 @@ static int select_rows(struct report_ctx *ctx)
 	sqlite3 *db = ctx->db;
 
 	if (args_setup(db) || args_set(db, "iolat_queue", o->queue) ||
-	    args_set(db, "iolat_dev", o->has_dev ? o->dev : -1) || args_set(db, "iolat_by", o->by) ||
+	    args_set(db, "iolat_dev", o->has_dev ? (int64_t)o->dev : -1) || args_set(db, "iolat_by", o->by) ||
 	    args_set(db, "iolat_step_ns", o->step_ns) ||
 	    db_exec_file(db, "schema/reports/iolat_report.sql"))
 		return -1;

@@ -181,23 +181,6 @@ int snoop_select(struct report_ctx *ctx, const char *sql_file)
 	return db_exec_file(ctx->db, sql_file) ? -1 : 0;
 }
 
-int snoop_parse_dev(struct report_ctx *ctx, const char *arg, int64_t *dev)
-{
-	unsigned long maj, min;
-	char *end;
-
-	maj = strtoul(arg, &end, 10);
-	if (end != arg && *end == ',' && arg[0] != '-') {
-		const char *m = end + 1;
-		min = strtoul(m, &end, 10);
-		if (end != m && !*end && *m != '-' && maj < 4096 && min < (1ul << 20)) {
-			*dev = (int64_t)(maj << 20 | min);
-			return 0;
-		}
-	}
-	return msg_error("bad -D '%s' (MAJOR,MINOR as in /proc/partitions)", arg);
-}
-
 int snoop_print(struct report_ctx *ctx, const char *key, const char *select_sql)
 {
 	char *sql = sqlite3_mprintf(select_sql, slice_ts_suffix(&ctx->slice), slice_ts_suffix(&ctx->slice));

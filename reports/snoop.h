@@ -37,10 +37,4 @@ int snoop_select(struct report_ctx *ctx, const char *sql_file);
  */
 int snoop_print(struct report_ctx *ctx, const char *key, const char *select_sql);
 
-/*
- * -D MAJ,MIN (as in /proc/partitions) into the kernel's dev_t in trace events,
- * MAJ << 20 | MIN. 0, or -1 after "ftana report NAME: bad -D ...".
- */
-int snoop_parse_dev(struct report_ctx *ctx, const char *arg, int64_t *dev);
-
 #endif

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ftz.h"
+#include "format/ftz.h"
 
 static char *fx_slurp(const char *path, size_t *len)
 {

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ftz.h"
+#include "format/ftz.h"
 
 #define CB_PAGE 4096
 #define CB_PAGE_HDR 16 /* u64 timestamp, local_t commit */

@@ -28,7 +28,7 @@
 #include <cmocka.h>
 
 #include "decode/decode.h"
-#include "ftz.h"
+#include "format/ftz.h"
 #include "ftz_int.h"
 
 #define MIB (1l << 20)

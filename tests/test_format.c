@@ -23,7 +23,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "ftz.h"
+#include "format/ftz.h"
 #include "ftz_int.h"
 
 static char tmp_path[64];

@@ -22,7 +22,7 @@
 
 #include "decode/decode.h"
 #include "decode/ftrace_names.h"
-#include "ftz.h"
+#include "format/ftz.h"
 
 #define COMMON_FIELDS                                                                   \
 	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"          \

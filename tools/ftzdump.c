@@ -27,7 +27,7 @@
 #include <unistd.h>
 #include <traceevent/kbuffer.h>
 
-#include "ftz.h"
+#include "format/ftz.h"
 
 #define NR_IDS 65536 /* common_type is a u16 */
 #define MAX_CPUS 65536 /* as ftana's decoder (DEC_MAX_CPUS) */
