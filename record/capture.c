@@ -28,6 +28,7 @@
 #include <kbuffer.h>
 #include <tracefs.h>
 
+#include "common/msg.h"
 #include "record/rec_int.h"
 #include "record/tfs.h"
 
@@ -157,7 +158,7 @@ int capture_open(struct rec *r)
 	char p[PATH_MAX];
 	r->cpus = calloc((size_t)r->nr_cpus, sizeof(*r->cpus));
 	if (!r->cpus)
-		return -1;
+		return msg_error("out of memory");
 	for (int i = 0; i < r->nr_cpus; i++) {
 		struct cpu_capture *c = &r->cpus[i];
 		c->rec = r;
@@ -167,14 +168,11 @@ int capture_open(struct rec *r)
 		if (c->fd < 0) {
 			if (errno == ENOENT) /* offline / not possible CPU */
 				continue;
-			fprintf(stderr, "ftrec: %s: %s\n", p, strerror(errno));
-			return -1;
+			return msg_error_errno(errno, "%s", p);
 		}
 		c->tcpu = tracefs_cpu_alloc_fd(c->fd, (int)r->subbuf_size, false);
-		if (!c->tcpu) {
-			fprintf(stderr, "ftrec: cannot set up reader for %s\n", p);
-			return -1;
-		}
+		if (!c->tcpu)
+			return msg_error("cannot set up reader for %s", p);
 	}
 	return 0;
 }
@@ -199,8 +197,7 @@ int capture_start(struct rec *r)
 		if (!c->tcpu)
 			continue;
 		if (pthread_create(&c->thread, NULL, reader_main, c) != 0) {
-			fprintf(stderr, "ftrec: cannot start reader thread for CPU %d\n", i);
-			ret = -1;
+			ret = msg_error("cannot start reader thread for CPU %d", i);
 			break;
 		}
 		c->started = 1;

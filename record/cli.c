@@ -7,34 +7,13 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/cmd.h"
+#include "common/msg.h"
 #include "record/record.h"
-
-void strlist_add(struct strlist *l, const char *s)
-{
-	char **v = realloc(l->v, (l->n + 2) * sizeof(*v));
-	char *copy = strdup(s);
-	if (!v || !copy) {
-		fprintf(stderr, "ftrec: out of memory\n");
-		exit(FTREC_EXIT_ERROR);
-	}
-	v[l->n++] = copy;
-	v[l->n] = NULL;
-	l->v = v;
-}
-
-void strlist_free(struct strlist *l)
-{
-	for (size_t i = 0; i < l->n; i++)
-		free(l->v[i]);
-	free(l->v);
-	l->v = NULL;
-	l->n = 0;
-}
 
 void record_opts_init(struct record_opts *o, const char *preset, int argc, char **argv)
 {
@@ -70,17 +49,17 @@ void record_opts_free(struct record_opts *o)
 int record_add_event(struct record_opts *o, const char *spec, const char *filter)
 {
 	char *copy = strdup(spec), *save = NULL;
-	int ret = 0;
-	for (char *one = strtok_r(copy, ",", &save); one; one = strtok_r(NULL, ",", &save)) {
+	int ret = copy ? 0 : msg_error("out of memory");
+	for (char *one = copy ? strtok_r(copy, ",", &save) : NULL; one; one = strtok_r(NULL, ",", &save)) {
 		char *colon = strchr(one, ':');
 		if (!colon || colon == one || !colon[1] || strchr(one, '/')) {
-			ret = record_usage_error(o, "%s%s: expected SYSTEM:EVENT (globs allowed, e.g. 'block:*')",
-						 strcmp(o->preset, "record") ? "" : "-e ", one);
+			ret = msg_error("%s%s: expected SYSTEM:EVENT (globs allowed, e.g. 'block:*')",
+					strcmp(o->preset, "record") ? "" : "-e ", one);
 			break;
 		}
 		struct record_event *ev = realloc(o->events, (o->nr_events + 1) * sizeof(*ev));
 		if (!ev) {
-			ret = -1;
+			ret = msg_error("out of memory");
 			break;
 		}
 		o->events = ev;
@@ -93,17 +72,6 @@ int record_add_event(struct record_opts *o, const char *spec, const char *filter
 	return ret;
 }
 
-
-int record_usage_error(const struct record_opts *o, const char *fmt, ...)
-{
-	va_list ap;
-	fprintf(stderr, "ftrec %s: ", o->preset ? o->preset : "record");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return -1;
-}
 
 /*
  * The options every recording subcommand takes (-e/-f only `ftrec record`,
@@ -358,15 +326,13 @@ void record_print_help(const struct record_cmd *cmd, FILE *out)
 /* ------------------------------------------------------------------- parser */
 
 /* A number in [min, max], the whole argument, finite. */
-static int parse_number(const struct record_opts *o, const char *opt, const char *s, double min,
-			double max, double *out)
+static int parse_number(const char *opt, const char *s, double min, double max, double *out)
 {
 	char *end;
 	errno = 0;
 	double v = strtod(s, &end);
 	if (errno || end == s || *end || !isfinite(v) || v < min || v > max)
-		return record_usage_error(o, "%s: expected a number from %.10g to %.10g, got '%s'", opt,
-					  min, max, s);
+		return msg_error("%s: expected a number from %.10g to %.10g, got '%s'", opt, min, max, s);
 	*out = v;
 	return 0;
 }
@@ -386,14 +352,14 @@ static bool looks_like_number(const char *s)
  * "4M", "512K", "1.5G", or a plain number of PLAIN_UNIT bytes (0: a plain number is
  * not a size). 1 with *bytes set; 0 when S is not a size; -1 after an error.
  */
-static int parse_size(const struct record_opts *o, const char *opt, const char *s,
-		      double plain_unit, uint64_t min, uint64_t *bytes)
+static int parse_size(const char *opt, const char *s, double plain_unit, uint64_t min,
+		      uint64_t *bytes)
 {
 	char *end;
 	errno = 0;
 	double v = strtod(s, &end), unit = plain_unit;
 	if (errno || end == s || !isfinite(v) || v <= 0 || strchr(s, 'x') || strchr(s, 'X'))
-		return record_usage_error(o, "%s: expected a size such as 4M, got '%s'", opt, s);
+		return msg_error("%s: expected a size such as 4M, got '%s'", opt, s);
 	if (*end && !end[1] && strchr("kKmMgG", *end))
 		unit = *end == 'k' || *end == 'K' ? 1024.0 : *end == 'm' || *end == 'M' ? 1048576.0
 										       : 1073741824.0;
@@ -401,8 +367,8 @@ static int parse_size(const struct record_opts *o, const char *opt, const char *
 		return 0;
 	double b = v * unit;
 	if (b < (double)min || b > 1099511627776.0)
-		return record_usage_error(o, "%s: '%s' is out of range (%llu bytes to 1T)", opt, s,
-					  (unsigned long long)min);
+		return msg_error("%s: '%s' is out of range (%llu bytes to 1T)", opt, s,
+				 (unsigned long long)min);
 	*bytes = (uint64_t)b;
 	return 1;
 }
@@ -410,7 +376,7 @@ static int parse_size(const struct record_opts *o, const char *opt, const char *
 /* --rotate: a size with K/M/G, else seconds (plain, or with s/m/h). */
 static int parse_rotate(struct record_opts *o, const char *opt, const char *s)
 {
-	int rc = parse_size(o, opt, s, 0, 64 << 10, &o->rotate_size);
+	int rc = parse_size(opt, s, 0, 64 << 10, &o->rotate_size);
 	if (rc)
 		return rc < 0 ? -1 : 0;
 	char *end;
@@ -418,8 +384,8 @@ static int parse_rotate(struct record_opts *o, const char *opt, const char *s)
 	double v = strtod(s, &end);
 	double unit = !*end || !strcmp(end, "s") ? 1 : !strcmp(end, "m") ? 60 : !strcmp(end, "h") ? 3600 : 0;
 	if (errno || end == s || !unit || !isfinite(v) || v * unit < 0.5 || v * unit > MAX_DURATION)
-		return record_usage_error(o, "%s: expected a size (64K or more, with K, M or G) or "
-					  "seconds (0.5 or more; s, m or h), got '%s'", opt, s);
+		return msg_error("%s: expected a size (64K or more, with K, M or G) or "
+				 "seconds (0.5 or more; s, m or h), got '%s'", opt, s);
 	o->rotate_secs = v * unit;
 	return 0;
 }
@@ -432,11 +398,11 @@ struct parse_state {
 static int set_filter(struct record_opts *o, struct parse_state *ps, const char *filter)
 {
 	if (!ps->have_e)
-		return record_usage_error(o, "-f '%s' must follow the -e it filters", filter);
+		return msg_error("-f '%s' must follow the -e it filters", filter);
 	for (size_t i = ps->last_e_first; i < ps->last_e_end; i++) {
 		if (o->events[i].filter)
-			return record_usage_error(o, "-f given twice for -e %s:%s", o->events[i].system,
-						  o->events[i].event);
+			return msg_error("-f given twice for -e %s:%s", o->events[i].system,
+					 o->events[i].event);
 		o->events[i].filter = strdup(filter);
 	}
 	return 0;
@@ -463,33 +429,33 @@ static int common_option(struct record_opts *o, const struct record_cmd *cmd,
 	case RECORD_OPT_PID:
 	case RECORD_OPT_TID:
 		if (ps->pid_given)
-			return record_usage_error(o, "one -p or -L only (-p is the whole process, -L one thread)");
+			return msg_error("one -p or -L only (-p is the whole process, -L one thread)");
 		ps->pid_given = true;
 		if (key == RECORD_OPT_PID && !strcmp(arg, "cmd")) {
 			if (!cmd->takes_command)
-				return record_usage_error(o, "%s cmd: this command runs no COMMAND", name);
+				return msg_error("%s cmd: this command runs no COMMAND", name);
 			o->pid = RECORD_PID_COMMAND;
 			return 0;
 		}
-		return record_check_task(o, name, arg, key == RECORD_OPT_PID,
-					 key == RECORD_OPT_PID ? &o->pid : &o->tid);
+		return tasks_parse(name, arg, key == RECORD_OPT_PID,
+				   key == RECORD_OPT_PID ? &o->pid : &o->tid);
 	case RECORD_OPT_FOLLOW:
 		o->follow = true;
 		return 0;
 	case RECORD_OPT_DURATION:
-		if (parse_number(o, name, arg, 0.001, MAX_DURATION, &o->duration) < 0)
+		if (parse_number(name, arg, 0.001, MAX_DURATION, &o->duration) < 0)
 			return -1;
 		ps->duration_given = true;
 		return 0;
 	case RECORD_OPT_BUFFER:
-		if (parse_number(o, name, arg, 1, 1 << 30, &v) < 0)
+		if (parse_number(name, arg, 1, 1 << 30, &v) < 0)
 			return -1;
 		if (v != (unsigned long)v)
-			return record_usage_error(o, "%s: expected a whole number of KB, got '%s'", name, arg);
+			return msg_error("%s: expected a whole number of KB, got '%s'", name, arg);
 		o->buffer_kb = (unsigned long)v;
 		return 0;
 	case RECORD_OPT_MAX_SIZE:
-		if (parse_number(o, name, arg, 0.001, 1 << 30, &v) < 0)
+		if (parse_number(name, arg, 0.001, 1 << 30, &v) < 0)
 			return -1;
 		o->max_size = (uint64_t)(v * 1024 * 1024);
 		return 0;
@@ -498,7 +464,7 @@ static int common_option(struct record_opts *o, const struct record_cmd *cmd,
 		return 0;
 	case RECORD_OPT_OUTPUT:
 		if (!*arg)
-			return record_usage_error(o, "%s: empty file name", name);
+			return msg_error("%s: empty file name", name);
 		o->output = arg;
 		return 0;
 	case RECORD_OPT_QUIET:
@@ -508,15 +474,15 @@ static int common_option(struct record_opts *o, const struct record_cmd *cmd,
 		o->kernel_ring = true;
 		return 0;
 	case RECORD_OPT_TRIGGER:
-		return record_set_trigger(o, arg);
+		return trigger_parse(o, arg);
 	case RECORD_OPT_POST:
-		return parse_number(o, name, arg, 0.001, MAX_DURATION, &o->post);
+		return parse_number(name, arg, 0.001, MAX_DURATION, &o->post);
 	case RECORD_OPT_RING:
-		return parse_size(o, name, arg, 1048576.0, 1 << 20, &o->ring_size) < 0 ? -1 : 0;
+		return parse_size(name, arg, 1048576.0, 1 << 20, &o->ring_size) < 0 ? -1 : 0;
 	case RECORD_OPT_ROTATE:
 		return parse_rotate(o, name, arg);
 	}
-	return record_usage_error(o, "internal error: option %s has no handler", name);
+	return msg_error("internal error: option %s has no handler", name);
 }
 
 /* getopt_long's tables for CMD: short options in OPTSTRING, long ones' val = 1000 + index in ALL. */
@@ -577,7 +543,7 @@ static int scan(struct record_opts *o, const struct record_cmd *cmd, int argc, c
 
 	if (!longopts) {
 		free(all);
-		return record_usage_error(o, "out of memory");
+		return msg_error("out of memory");
 	}
 	optind = 0; /* glibc: a full re-initialisation (another pass, or a test calling again) */
 	opterr = 0;
@@ -589,9 +555,9 @@ static int scan(struct record_opts *o, const struct record_cmd *cmd, int argc, c
 				if (help_only)
 					break;
 				if (optind >= argc || !cmd->takes_command)
-					ret = record_usage_error(o, cmd->takes_command ?
-						"'--' must be followed by a COMMAND" :
-						"'--': this command runs no COMMAND");
+					ret = msg_error(cmd->takes_command ?
+							"'--' must be followed by a COMMAND" :
+							"'--': this command runs no COMMAND");
 				else
 					o->command = argv + optind;
 				break;
@@ -619,11 +585,11 @@ static int scan(struct record_opts *o, const struct record_cmd *cmd, int argc, c
 			snprintf(name, sizeof(name), "-%c", c == '?' || c == ':' ? optopt : c);
 		name[strcspn(name, "=")] = '\0';
 		if (c == ':')
-			ret = record_usage_error(o, "%s needs an argument (try 'ftrec %s --help')", name, cmd->name);
+			ret = msg_error("%s needs an argument (try 'ftrec %s --help')", name, cmd->name);
 		else if (c == '?' && optopt >= LONG_VAL)
-			ret = record_usage_error(o, "%s takes no argument", name);
+			ret = msg_error("%s takes no argument", name);
 		else if (!opt)
-			ret = record_usage_error(o, "unknown option '%s' (try 'ftrec %s --help')", name, cmd->name);
+			ret = msg_error("unknown option '%s' (try 'ftrec %s --help')", name, cmd->name);
 		else if (opt->key == RECORD_OPT_HELP)
 			ret = 1; /* not reached: the help pass found it */
 		else if (!is_common(opt))
@@ -656,30 +622,28 @@ static int check_positionals(struct record_opts *o, const struct record_cmd *cmd
 		const struct record_positional *slot =
 			i < nslots ? &slots[i] : repeat ? &slots[nslots - 1] : NULL;
 		if (!slot && looks_like_number(a))
-			return record_usage_error(o, "unexpected argument '%s': to record for a time, use -d %s (try 'ftrec %s --help')",
-						  a, a, cmd->name);
+			return msg_error("unexpected argument '%s': to record for a time, use -d %s (try 'ftrec %s --help')",
+					 a, a, cmd->name);
 		if (!slot)
-			return record_usage_error(o, "unexpected argument '%s'%s (try 'ftrec %s --help')", a,
-						  cmd->takes_command ? ": a COMMAND to run goes after --" : "",
-						  cmd->name);
+			return msg_error("unexpected argument '%s'%s (try 'ftrec %s --help')", a,
+					 cmd->takes_command ? ": a COMMAND to run goes after --" : "",
+					 cmd->name);
 		if (slot->flags & RECORD_POS_DURATION) {
 			if (duration_given)
-				return record_usage_error(o, "the duration is given twice (-d and %s '%s')",
-							  slot->name, a);
-			if (parse_number(o, slot->name, a, 0.001, MAX_DURATION, &o->duration) < 0)
+				return msg_error("the duration is given twice (-d and %s '%s')", slot->name, a);
+			if (parse_number(slot->name, a, 0.001, MAX_DURATION, &o->duration) < 0)
 				return -1;
 			continue; /* not passed on: it is o->duration */
 		}
 		if (!(slot->flags & RECORD_POS_NUMBER) && looks_like_number(a))
-			return record_usage_error(o, "'%s' is not a %s: to record for a time, use -d %s",
-						  a, slot->name, a);
+			return msg_error("'%s' is not a %s: to record for a time, use -d %s", a, slot->name, a);
 		args->v[kept++] = args->v[i];
 	}
 	args->n = kept;
 	if (args->n < required) {
 		char want[256];
 		positionals_synopsis(cmd, want, sizeof(want));
-		return record_usage_error(o, "expected %s (try 'ftrec %s --help')", want, cmd->name);
+		return msg_error("expected %s (try 'ftrec %s --help')", want, cmd->name);
 	}
 	return 0;
 }
@@ -692,7 +656,7 @@ int record_parse(struct record_opts *o, const struct record_cmd *cmd, int argc, 
 	args->n = 0;
 	args->v = calloc((size_t)argc + 1, sizeof(*args->v));
 	if (!args->v)
-		return record_usage_error(o, "out of memory");
+		return msg_error("out of memory");
 	/* First only -h/--help: it prints the help, whatever else the line holds. */
 	int ret = scan(o, cmd, argc, argv, ctx, args, true, &duration_given);
 	if (ret == 1) {
@@ -703,10 +667,10 @@ int record_parse(struct record_opts *o, const struct record_cmd *cmd, int argc, 
 	if (ret == 0)
 		ret = check_positionals(o, cmd, args, duration_given);
 	if (ret == 0 && o->follow && o->pid <= 0)
-		ret = record_usage_error(o, o->pid == RECORD_PID_COMMAND ?
+		ret = msg_error(o->pid == RECORD_PID_COMMAND ?
 			"--follow is implied by -p cmd" : "--follow needs -p PID (the process to follow)");
 	if (ret == 0 && o->pid == RECORD_PID_COMMAND && !o->command)
-		ret = record_usage_error(o, "-p cmd needs a COMMAND after --");
+		ret = msg_error("-p cmd needs a COMMAND after --");
 	if (ret == 0 && !o->output)
 		o->output = cmd->output_default;
 	return ret;
@@ -719,18 +683,18 @@ int cmd_record(int argc, char **argv)
 	record_opts_init(&o, "record", argc, argv);
 	int ret = record_parse(&o, &record_cmd_record, argc, argv, NULL, &args);
 	if (ret == 0 && !o.nr_events)
-		ret = record_usage_error(&o, "no events: give -e SYSTEM:EVENT (try 'ftrec record --help')");
+		ret = msg_error("no events: give -e SYSTEM:EVENT (try 'ftrec record --help')");
 	if (ret == 0 && !o.output)
-		ret = record_usage_error(&o, "no output file: give -o FILE.ftz");
+		ret = msg_error("no output file: give -o FILE.ftz");
 	return record_finish(&o, &args, ret);
 }
 
 int record_finish(struct record_opts *o, struct record_args *args, int status)
 {
 	if (status == 0)
-		status = record_run(o);
+		status = record_run(o) < 0 ? CMD_EXIT_ERROR : CMD_EXIT_OK;
 	else
-		status = status > 0 ? FTREC_EXIT_OK : FTREC_EXIT_ERROR;
+		status = status > 0 ? CMD_EXIT_OK : CMD_EXIT_ERROR;
 	free(args->v);
 	record_opts_free(o);
 	return status;

@@ -14,6 +14,7 @@
 #include <sys/mount.h>
 #include <unistd.h>
 
+#include "common/msg.h"
 #include "record/rec_int.h"
 #include "record/tfs.h"
 
@@ -27,23 +28,19 @@ static int is_tracefs_dir(const char *dir)
 static void try_mount(const char *type, const char *target)
 {
 	if (mount("nodev", target, type, 0, NULL) == 0)
-		fprintf(stderr, "ftrec: mounted %s at %s\n", type, target);
+		msg_note("mounted %s at %s", type, target);
 }
 
-int rec_find_tracefs(struct rec *r)
+int instance_find_tracefs(struct rec *r)
 {
 	const char *over = getenv("FTREC_TRACEFS"); /* test / override knob */
 	if (over && *over) {
-		if (!is_tracefs_dir(over)) {
-			fprintf(stderr, "ftrec: no tracefs at %s (FTREC_TRACEFS): no tracing_on or events\n", over);
-			return -1;
-		}
+		if (!is_tracefs_dir(over))
+			return msg_error("no tracefs at %s (FTREC_TRACEFS): no tracing_on or events", over);
 		snprintf(r->root, sizeof(r->root), "%s", over);
 	} else {
-		if (geteuid() != 0) {
-			fprintf(stderr, "ftrec: must run as root: tracing needs write access to tracefs\n");
-			return -1;
-		}
+		if (geteuid() != 0)
+			return msg_error("must run as root: tracing needs write access to tracefs");
 		if (!is_tracefs_dir("/sys/kernel/tracing"))
 			try_mount("tracefs", "/sys/kernel/tracing");
 		if (is_tracefs_dir("/sys/kernel/tracing")) {
@@ -51,19 +48,14 @@ int rec_find_tracefs(struct rec *r)
 		} else {
 			if (!tfs_exists("/sys/kernel/debug/tracing"))
 				try_mount("debugfs", "/sys/kernel/debug");
-			if (!is_tracefs_dir("/sys/kernel/debug/tracing")) {
-				fprintf(stderr, "ftrec: no tracefs: cannot find or mount it at /sys/kernel/tracing or /sys/kernel/debug/tracing (kernel without CONFIG_FTRACE?)\n");
-				return -1;
-			}
+			if (!is_tracefs_dir("/sys/kernel/debug/tracing"))
+				return msg_error("no tracefs: cannot find or mount it at /sys/kernel/tracing or /sys/kernel/debug/tracing (kernel without CONFIG_FTRACE?)");
 			snprintf(r->root, sizeof(r->root), "/sys/kernel/debug/tracing");
 		}
 	}
 	char p[PATH_MAX];
-	if (access(tfs_path(p, "%s/tracing_on", r->root), W_OK) < 0) {
-		fprintf(stderr, "ftrec: %s: %s%s\n", p, strerror(errno),
-			geteuid() ? " (must run as root)" : "");
-		return -1;
-	}
+	if (access(tfs_path(p, "%s/tracing_on", r->root), W_OK) < 0)
+		return msg_error("%s: %s%s", p, strerror(errno), geteuid() ? " (must run as root)" : "");
 	return 0;
 }
 
@@ -86,7 +78,7 @@ static void error_log_path(const struct rec *r, const char *path, char *log)
 	tfs_path(log, "%s/error_log", r->root);
 }
 
-char *rec_error_log(const struct rec *r, const char *path)
+char *instance_error_log(const struct rec *r, const char *path)
 {
 	char log[PATH_MAX];
 	error_log_path(r, path, log);
@@ -125,29 +117,33 @@ static char *new_entry(char *log, const char *before)
 	return text;
 }
 
-char *rec_kernel_reason(const struct rec *r, const char *path, const char *log_before)
+char *instance_kernel_reason(const struct rec *r, const char *path, const char *log_before)
 {
-	char *log = rec_error_log(r, path);
+	char *log = instance_error_log(r, path);
 	char *reason = log ? new_entry(log, log_before) : NULL;
 	char *copy = reason ? strdup(reason) : NULL;
 	free(log);
 	return copy;
 }
 
-void rec_kernel_error(const struct rec *r, const char *what, const char *path, int err,
-		      const char *log_before)
+/*
+ * "cannot write 'WHAT' to PATH: <errno>", with the kernel's reason when that
+ * error_log holds an entry LOG_BEFORE (read before the write) did not.
+ */
+static void kernel_error(const struct rec *r, const char *what, const char *path, int err,
+			 const char *log_before)
 {
-	char *reason = log_before ? rec_kernel_reason(r, path, log_before) : NULL;
-	fprintf(stderr, "ftrec: cannot write '%s' to %s: %s%s%s\n", what, path, strerror(-err),
-		reason ? " -- kernel says: " : "", reason ? reason : "");
+	char *reason = log_before ? instance_kernel_reason(r, path, log_before) : NULL;
+	msg_error("cannot write '%s' to %s: %s%s%s", what, path, strerror(-err),
+		  reason ? " -- kernel says: " : "", reason ? reason : "");
 	free(reason);
 }
 
-int rec_write(struct rec *r, const char *dir, const char *name, const char *value)
+int instance_write(struct rec *r, const char *dir, const char *name, const char *value)
 {
 	char p[PATH_MAX];
 	tfs_path(p, "%s/%s", dir, name);
-	char *log_before = rec_error_log(r, p);
+	char *log_before = instance_error_log(r, p);
 	int line = 0;
 	int ret = undo_write_list(r->undo, p, value, &line);
 	if (ret < 0) {
@@ -160,7 +156,7 @@ int rec_write(struct rec *r, const char *dir, const char *name, const char *valu
 		for (char *c = shown; *c; c++)
 			if (*c == '\n')
 				*c = c[1] ? ' ' : '\0';
-		rec_kernel_error(r, shown, p, ret, log_before);
+		kernel_error(r, shown, p, ret, log_before);
 	}
 	free(log_before);
 	return ret;
@@ -169,10 +165,10 @@ int rec_write(struct rec *r, const char *dir, const char *name, const char *valu
 /* NAME relative to our instance (or the top level when recording there). */
 static int set(struct rec *r, const char *name, const char *value)
 {
-	return rec_write(r, r->dir, name, value);
+	return instance_write(r, r->dir, name, value);
 }
 
-int rec_tracing_on(struct rec *r, int on)
+int instance_tracing_on(struct rec *r, int on)
 {
 	char p[PATH_MAX];
 	/* Not through the undo log: the first set(tracing_on, 0) already saved the old state. */
@@ -183,7 +179,7 @@ static int create_instance(struct rec *r)
 {
 	char p[PATH_MAX];
 	if (!tfs_exists(tfs_path(p, "%s/instances", r->root))) {
-		fprintf(stderr, "ftrec: this kernel has no tracefs instances: recording at the top level (its settings restored at exit; the events in its buffer are discarded)\n");
+		msg_note("this kernel has no tracefs instances: recording at the top level (its settings restored at exit; the events in its buffer are discarded)");
 		r->top_level = 1;
 		snprintf(r->dir, sizeof(r->dir), "%s", r->root);
 		return 0;
@@ -191,11 +187,9 @@ static int create_instance(struct rec *r)
 	snprintf(r->name, sizeof(r->name), "ftrec-%d", (int)getpid());
 	tfs_path(r->dir, "%s/instances/%s", r->root, r->name);
 	int ret = undo_mkdir(r->undo, r->dir);
-	if (ret < 0) {
-		fprintf(stderr, "ftrec: cannot create instance %s: %s%s\n", r->dir, strerror(-ret),
-			ret == -EEXIST ? " (left by a killed ftrec? run 'ftrec reset')" : "");
-		return ret;
-	}
+	if (ret < 0)
+		return msg_error("cannot create instance %s: %s%s", r->dir, strerror(-ret),
+				 ret == -EEXIST ? " (left by a killed ftrec? run 'ftrec reset')" : "");
 	return 0;
 }
 
@@ -227,13 +221,11 @@ static int set_clock(struct rec *r)
 {
 	char p[PATH_MAX];
 	char *list = tfs_read_trimmed(tfs_path(p, "%s/trace_clock", r->dir));
-	if (!list) {
-		fprintf(stderr, "ftrec: %s: %s\n", p, strerror(errno));
-		return -1;
-	}
+	if (!list)
+		return msg_error_errno(errno, "%s", p);
 	const char *want = r->o->clock;
 	if (want && !word_in_list(list, want)) {
-		fprintf(stderr, "ftrec: -C %s: unknown trace clock (this kernel has: %s)\n", want, list);
+		msg_error("-C %s: unknown trace clock (this kernel has: %s)", want, list);
 		free(list);
 		return -1;
 	}
@@ -259,19 +251,18 @@ static int set_option(struct rec *r, const char *name, int on)
 	if (tfs_exists(tfs_path(p, "%s/%s", r->dir, opt)))
 		return set(r, opt, on ? "1" : "0");
 	if (tfs_exists(tfs_path(p, "%s/%s", r->root, opt)))
-		return rec_write(r, r->root, opt, on ? "1" : "0");
-	fprintf(stderr, "ftrec: trace option %s does not exist on this kernel\n", name);
-	return -1;
+		return instance_write(r, r->root, opt, on ? "1" : "0");
+	return msg_error("trace option %s does not exist on this kernel", name);
 }
 
-int rec_add_event(struct rec *r, const char *sys, const char *ev, const char *filter)
+int instance_add_event(struct rec *r, const char *sys, const char *ev, const char *filter)
 {
 	for (size_t i = 0; i < r->nr_events; i++)
 		if (!strcmp(r->events[i].system, sys) && !strcmp(r->events[i].event, ev))
 			return 0;
 	struct rec_event *e = realloc(r->events, (r->nr_events + 1) * sizeof(*e));
 	if (!e)
-		return -1;
+		return msg_error("out of memory");
 	r->events = e;
 	e[r->nr_events++] = (struct rec_event){ strdup(sys), strdup(ev), filter };
 	return 0;
@@ -288,10 +279,8 @@ static int expand_event(struct rec *r, const struct record_event *spec)
 	char p[PATH_MAX];
 	int found = 0;
 	DIR *sd = opendir(tfs_path(p, "%s/events", r->root));
-	if (!sd) {
-		fprintf(stderr, "ftrec: %s: %s\n", p, strerror(errno));
-		return -1;
-	}
+	if (!sd)
+		return msg_error_errno(errno, "%s", p);
 	for (struct dirent *s; (s = readdir(sd));) {
 		if (!is_dir_entry(s) || fnmatch(spec->system, s->d_name, 0))
 			continue;
@@ -301,7 +290,7 @@ static int expand_event(struct rec *r, const struct record_event *spec)
 				continue;
 			if (!tfs_exists(tfs_path(p, "%s/events/%s/%s/enable", r->root, s->d_name, e->d_name)))
 				continue;
-			if (rec_add_event(r, s->d_name, e->d_name, spec->filter) < 0)
+			if (instance_add_event(r, s->d_name, e->d_name, spec->filter) < 0)
 				break;
 			found++;
 		}
@@ -309,11 +298,9 @@ static int expand_event(struct rec *r, const struct record_event *spec)
 			closedir(ed);
 	}
 	closedir(sd);
-	if (!found) {
-		fprintf(stderr, "ftrec: -e %s:%s: no such event (see %s/available_events)\n",
-			spec->system, spec->event, r->root);
-		return -1;
-	}
+	if (!found)
+		return msg_error("-e %s:%s: no such event (see %s/available_events)", spec->system,
+				 spec->event, r->root);
 	return 0;
 }
 
@@ -342,29 +329,24 @@ static int add_kprobe(struct rec *r, const char *path, const char *def, bool opt
 {
 	const char *colon = strchr(def, ':');
 	size_t name_len = colon ? strcspn(colon + 1, " \t") : 0;
-	if (!colon || !name_len || memchr(colon + 1, '/', name_len)) {
-		fprintf(stderr, "ftrec: kprobe '%s': expected TYPE:NAME SYMBOL ...\n", def);
-		return -1;
-	}
+	if (!colon || !name_len || memchr(colon + 1, '/', name_len))
+		return msg_error("kprobe '%s': expected TYPE:NAME SYMBOL ...", def);
 	char *name = strndup(colon + 1, name_len), line[4096], undo[256];
-	if (!name) {
-		fprintf(stderr, "ftrec: out of memory\n");
-		return -1;
-	}
+	if (!name)
+		return msg_error("out of memory");
 	snprintf(line, sizeof(line), "%.*s:%s/%s\n", (int)(colon - def), def,
 		 r->kprobe_group, colon + 1);
 	snprintf(undo, sizeof(undo), "-:%s/%s\n", r->kprobe_group, name);
-	char *log_before = rec_error_log(r, path);
+	char *log_before = instance_error_log(r, path);
 	int ret = undo_append(r->undo, path, line, undo);
 	if (ret < 0 && optional) {
-		fprintf(stderr, "ftrec %s: note: the kernel refused the probe '%s' (%s): left out\n",
-			r->o->preset, def, strerror(-ret));
+		msg_note("the kernel refused the probe '%s' (%s): left out", def, strerror(-ret));
 		ret = 0;
 	} else if (ret < 0) {
-		rec_kernel_error(r, def, path, ret, log_before);
+		kernel_error(r, def, path, ret, log_before);
 		ret = -1;
 	} else {
-		ret = rec_add_event(r, r->kprobe_group, name, optional ? NULL : r->o->kprobe_filter);
+		ret = instance_add_event(r, r->kprobe_group, name, optional ? NULL : r->o->kprobe_filter);
 	}
 	free(log_before);
 	free(name);
@@ -385,8 +367,8 @@ static int add_kprobes(struct rec *r)
 			return -1;
 	/* a kernel without kprobes (CONFIG_KPROBE_EVENTS=n) has no file to append to */
 	if (opt->n && !tfs_exists(path)) {
-		fprintf(stderr, "ftrec %s: note: this kernel has no kprobe_events: %s left out\n",
-			r->o->preset, opt->n == 1 ? "the optional probe" : "the optional probes");
+		msg_note("this kernel has no kprobe_events: %s left out",
+			 opt->n == 1 ? "the optional probe" : "the optional probes");
 		return 0;
 	}
 	for (size_t i = 0; i < opt->n; i++)
@@ -409,12 +391,16 @@ static char *list_text(const struct strlist *l)
 	return all;
 }
 
-int rec_write_list(struct rec *r, const char *dir, const char *name, const struct strlist *l)
+int instance_write_list(struct rec *r, const char *dir, const char *name, const struct strlist *l)
 {
 	if (!l->n)
 		return 0;
 	char *all = list_text(l);
-	int ret = all ? rec_write(r, dir, name, all) : -1;
+	if (!all) {
+		msg_error("out of memory");
+		return -ENOMEM;
+	}
+	int ret = instance_write(r, dir, name, all);
 	free(all);
 	return ret;
 }
@@ -449,13 +435,13 @@ static int set_shaping(struct rec *r, const char *dir, const char *name, const c
 		if (neutral)
 			return 0;
 	}
-	return rec_write(r, dir, name, want);
+	return instance_write(r, dir, name, want);
 }
 
 static int set_shaping_list(struct rec *r, const char *name, const struct strlist *l)
 {
 	char *all = list_text(l);
-	int ret = all ? set_shaping(r, r->dir, name, all) : -1;
+	int ret = all ? set_shaping(r, r->dir, name, all) : msg_error("out of memory");
 	free(all);
 	return ret;
 }
@@ -498,8 +484,8 @@ static int tracer_available(struct rec *r)
 	char *list = tfs_read_trimmed(tfs_path(p, "%s/available_tracers", r->root));
 	int ok = list && word_in_list(list, r->o->tracer);
 	if (!ok)
-		fprintf(stderr, "ftrec: tracer %s is not available on this kernel (%s: %s)\n",
-			r->o->tracer, p, list ? list : strerror(errno));
+		msg_error("tracer %s is not available on this kernel (%s: %s)", r->o->tracer, p,
+			  list ? list : strerror(errno));
 	free(list);
 	return ok ? 0 : -1;
 }
@@ -524,23 +510,17 @@ static int tracer_in_instance(struct rec *r)
 
 static int use_top_level(struct rec *r)
 {
-	char p[PATH_MAX];
-	if (!r->o->allow_top_level_fallback) {
-		fprintf(stderr, "ftrec: tracer %s is not available in a tracefs instance on this kernel\n",
-			r->o->tracer);
-		return -1;
-	}
+	if (!r->o->allow_top_level_fallback)
+		return msg_error("tracer %s is not available in a tracefs instance on this kernel",
+				 r->o->tracer);
 	/* Our empty instance goes now; the undo log still removes it if this fails. */
-	if (rmdir(r->dir) < 0) {
-		fprintf(stderr, "ftrec: rmdir %s: %s\n", r->dir, strerror(errno));
-		return -1;
-	}
-	fprintf(stderr, "ftrec: tracer %s not available in an instance: recording at the top level (its settings restored at exit; the events in its buffer are discarded)\n",
-		r->o->tracer);
+	if (rmdir(r->dir) < 0)
+		return msg_error_errno(errno, "rmdir %s", r->dir);
+	msg_note("tracer %s not available in an instance: recording at the top level (its settings restored at exit; the events in its buffer are discarded)",
+		 r->o->tracer);
 	r->top_level = 1;
 	r->name[0] = '\0';
 	snprintf(r->dir, sizeof(r->dir), "%s", r->root);
-	(void)p;
 	return 0;
 }
 
@@ -558,11 +538,11 @@ static int set_tasks(struct rec *r, const int *tids, size_t n, int with_children
 		snprintf(one, sizeof(one), "%d", tids[i]);
 		strlist_add(&l, one);
 	}
-	int ret = rec_write_list(r, r->dir, "set_event_pid", &l);
+	int ret = instance_write_list(r, r->dir, "set_event_pid", &l);
 	if (ret == 0 && with_children)
 		ret = set_option(r, "event-fork", 1);
 	if (ret == 0 && r->o->tracer) {
-		ret = rec_write_list(r, r->dir, "set_ftrace_pid", &l);
+		ret = instance_write_list(r, r->dir, "set_ftrace_pid", &l);
 		if (ret == 0 && with_children)
 			ret = set_option(r, "function-fork", 1);
 	}
@@ -570,7 +550,7 @@ static int set_tasks(struct rec *r, const int *tids, size_t n, int with_children
 	return ret < 0 ? -1 : 0;
 }
 
-int rec_set_pid(struct rec *r, pid_t pid, int with_children)
+int instance_set_pid(struct rec *r, pid_t pid, int with_children)
 {
 	int tid = (int)pid;
 	return set_tasks(r, &tid, 1, with_children);
@@ -588,18 +568,16 @@ static int set_task_filter(struct rec *r)
 	if (o->pid <= 0)
 		return 0;
 	int *tids;
-	long n = record_process_tids(o->pid, &tids);
-	if (n < 0) {
-		fprintf(stderr, "ftrec: -p %d: %s\n", o->pid,
-			errno == ESRCH ? "the process has exited" : strerror(errno));
-		return -1;
-	}
+	long n = tasks_of_process(o->pid, &tids);
+	if (n < 0)
+		return msg_error("-p %d: %s", o->pid,
+				 errno == ESRCH ? "the process has exited" : strerror(errno));
 	int ret = set_tasks(r, tids, (size_t)n, o->follow);
 	free(tids);
 	return ret;
 }
 
-int rec_setup(struct rec *r)
+int instance_setup(struct rec *r)
 {
 	const struct record_opts *o = r->o;
 	if (tracer_available(r) < 0 || create_instance(r) < 0)
@@ -645,9 +623,7 @@ int rec_setup(struct rec *r)
 		return -1;
 	if (o->function_profile && profiler_prepare(r) < 0)
 		return -1;
-	if (!r->nr_events && !o->tracer && !o->function_profile) {
-		fprintf(stderr, "ftrec: nothing to record: no events and no tracer\n");
-		return -1;
-	}
+	if (!r->nr_events && !o->tracer && !o->function_profile)
+		return msg_error("nothing to record: no events and no tracer");
 	return 0;
 }

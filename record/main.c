@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* main.c - ftrec: record ftrace ring buffers into .ftz files. Dispatches to one file per subcommand. */
 #include <stdio.h>
-#include <string.h>
 
+#include "common/cmd.h"
 #include "record/record.h"
 
 /*
  * One line per recording subcommand, in the order `ftrec --help` and the man page
  * (tools/mkman.sh) list them. A preset adds ONE line here; its cmd_<name>(argc,
- * argv) and record_cmd_<name> (options, positionals and help: record.h) live in
- * record/preset_<name>.c.
+ * argv) and record_cmd_<name> (options, positionals, help, and the summary
+ * `ftrec --help` shows: record.h) live in record/preset_<name>.c.
  */
 #define FTREC_COMMANDS(X) X(record) X(iolat) X(tpoint) X(funccount) X(funcslower) X(funcgraph) X(kprobe) X(triage)
 
@@ -18,43 +18,36 @@
 	extern const struct record_cmd record_cmd_##name;
 FTREC_COMMANDS(DECLARE)
 
-static const struct subcommand {
-	const char *name;
-	int (*run)(int argc, char **argv);
-	const struct record_cmd *desc; /* NULL: the command prints its own help (reset) */
-} subcommands[] = {
-#define ENTRY(name) { #name, cmd_##name, &record_cmd_##name },
+/* common/cmd.h's table; a recording command's summary is its record_cmd's (set in main). */
+static struct cmd commands[] = {
+#define ENTRY(name) { #name, cmd_##name, NULL, NULL },
 	FTREC_COMMANDS(ENTRY)
-	{ "reset", cmd_reset, NULL },
+	{ "reset", cmd_reset, NULL, "remove what a killed ftrec left in tracefs" },
 };
 
-static void usage(FILE *out)
+static const struct record_cmd *const described[] = {
+#define DESCRIBED(name) &record_cmd_##name,
+	FTREC_COMMANDS(DESCRIBED)
+};
+
+static void usage(const struct cmd_program *p, FILE *out)
 {
 	fprintf(out, "usage: ftrec COMMAND [OPTIONS] [ARGS...]\n"
 		"ftrec records the kernel's ftrace ring buffers, raw, into .ftz files for ftana.\n"
 		"'ftrec COMMAND --help' lists every option of COMMAND.\n"
 		"Commands:\n");
-	for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
-		fprintf(out, "  %-12s%s\n", subcommands[i].name, subcommands[i].desc ?
-			subcommands[i].desc->summary : "remove what a killed ftrec left in tracefs");
+	cmd_list(p, out, 12);
 	fprintf(out, "Other options:\n"
 		"  -h, --help  this list      --version  the version\n");
 }
 
+static const struct cmd_program ftrec = {
+	"ftrec", CMD_VERSION, commands, sizeof(commands) / sizeof(commands[0]), usage,
+};
+
 int main(int argc, char **argv)
 {
-	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
-	    !strcmp(argv[1], "help")) {
-		usage(argc < 2 ? stderr : stdout);
-		return argc < 2 ? FTREC_EXIT_ERROR : FTREC_EXIT_OK;
-	}
-	if (!strcmp(argv[1], "--version")) {
-		printf("ftrec %s\n", FTREC_VERSION);
-		return FTREC_EXIT_OK;
-	}
-	for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
-		if (!strcmp(argv[1], subcommands[i].name))
-			return subcommands[i].run(argc - 1, argv + 1);
-	fprintf(stderr, "ftrec: unknown command '%s' (try 'ftrec --help')\n", argv[1]);
-	return FTREC_EXIT_ERROR;
+	for (size_t i = 0; i < sizeof(described) / sizeof(described[0]); i++)
+		commands[i].summary = described[i]->summary;
+	return cmd_main(&ftrec, argc, argv);
 }

@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/cmd.h"
+#include "common/msg.h"
 #include "record/rec_int.h"
 #include "record/tfs.h"
 
@@ -42,12 +45,33 @@ static int write_kv_section(struct rec *r, uint32_t type, char *text, size_t len
 	(void)len;
 	free(text);
 	if (ret < 0)
-		fprintf(stderr, "ftrec: %s: cannot write %s section: %s\n", r->out_path,
-			type == FTZ_SEC_INFO ? "INFO" : "END", strerror(-ret));
+		msg_error("%s: cannot write %s section: %s", r->out_path,
+			  type == FTZ_SEC_INFO ? "INFO" : "END", strerror(-ret));
 	return ret;
 }
 
-int meta_write_info(struct rec *r)
+/* A FILE section of DATA under NAME. 0 or -errno (after a message). */
+static int write_file(struct rec *r, enum ftz_phase phase, const char *name, const char *data,
+		      size_t len)
+{
+	int ret = ftz_write_file(r->w, phase, name, data, len);
+
+	if (ret < 0)
+		msg_error("%s: write failed: %s", r->out_path, strerror(-ret));
+	return ret;
+}
+
+/* A key=value text section being built (INFO, END, /proc/tgids). NULL after a message. */
+static FILE *open_text(char **text, size_t *len)
+{
+	FILE *f = open_memstream(text, len);
+
+	if (!f)
+		msg_error("out of memory");
+	return f;
+}
+
+int metadata_write_info(struct rec *r)
 {
 	const struct record_opts *o = r->o;
 	struct utsname u;
@@ -56,11 +80,11 @@ int meta_write_info(struct rec *r)
 	gethostname(host, sizeof(host) - 1);
 	char *text = NULL;
 	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
+	FILE *f = open_text(&text, &len);
 	if (!f)
 		return -ENOMEM;
 	kv(f, "ftz_version", "%d.%d", FTZ_VERSION_MAJOR, FTZ_VERSION_MINOR);
-	kv(f, "ftrec_version", "%s", FTREC_VERSION);
+	kv(f, "ftrec_version", "%s", CMD_VERSION);
 	kv(f, "hostname", "%s", host);
 	kv(f, "uname_sysname", "%s", u.sysname);
 	kv(f, "uname_release", "%s", u.release);
@@ -133,13 +157,11 @@ static int snap(struct rec *r, enum ftz_phase phase, const char *dir, const char
 	size_t len;
 	char *data = tfs_read(tfs_path(p, "%s/%s", dir, name), &len);
 	if (!data) {
-		fprintf(stderr, "ftrec: warning: cannot read %s: %s\n", p, strerror(errno));
+		msg_warn("cannot read %s: %s", p, strerror(errno));
 		return 0; /* a missing snapshot costs decoding comfort, not the recording */
 	}
-	int ret = ftz_write_file(r->w, phase, stored ? stored : name, data, len);
+	int ret = write_file(r, phase, stored ? stored : name, data, len);
 	free(data);
-	if (ret < 0)
-		fprintf(stderr, "ftrec: %s: write failed: %s\n", r->out_path, strerror(-ret));
 	return ret;
 }
 
@@ -183,13 +205,13 @@ static int snap_kallsyms(struct rec *r)
 			syms = tfs_read("/proc/kallsyms", &len);
 		}
 		if (!syms || all_zero_addresses(syms))
-			fprintf(stderr, "ftrec: warning: /proc/kallsyms shows no addresses: stacks will not be symbolized\n");
+			msg_warn("/proc/kallsyms shows no addresses: stacks will not be symbolized");
 	}
 	if (!syms) {
-		fprintf(stderr, "ftrec: warning: cannot read /proc/kallsyms: %s\n", strerror(errno));
+		msg_warn("cannot read /proc/kallsyms: %s", strerror(errno));
 		return 0;
 	}
-	int ret = ftz_write_file(r->w, FTZ_PHASE_START, "/proc/kallsyms", syms, len);
+	int ret = write_file(r, FTZ_PHASE_START, "/proc/kallsyms", syms, len);
 	free(syms);
 	return ret;
 }
@@ -204,7 +226,7 @@ static int snap_proc_tgids(struct rec *r, enum ftz_phase phase)
 {
 	char *text = NULL;
 	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
+	FILE *f = open_text(&text, &len);
 	DIR *proc = opendir("/proc");
 	struct dirent *p;
 
@@ -235,12 +257,14 @@ static int snap_proc_tgids(struct rec *r, enum ftz_phase phase)
 	if (proc)
 		closedir(proc);
 	fclose(f);
-	int ret = text ? ftz_write_file(r->w, phase, "/proc/tgids", text, len) : -ENOMEM;
+	int ret = text ? write_file(r, phase, "/proc/tgids", text, len) : -ENOMEM;
+	if (!text)
+		msg_error("out of memory");
 	free(text);
 	return ret;
 }
 
-int meta_write_stats(struct rec *r, enum ftz_phase phase)
+int metadata_write_stats(struct rec *r, enum ftz_phase phase)
 {
 	char name[PATH_MAX];
 	int ret = 0;
@@ -249,50 +273,75 @@ int meta_write_stats(struct rec *r, enum ftz_phase phase)
 	return ret;
 }
 
-int meta_write_start_files(struct rec *r)
+int metadata_write_start_files(struct rec *r)
 {
 	char name[PATH_MAX];
-	if (snap(r, FTZ_PHASE_START, r->root, "events/header_page", NULL) < 0 ||
-	    snap(r, FTZ_PHASE_START, r->root, "events/header_event", NULL) < 0)
-		return -1;
+	int ret;
+	if ((ret = snap(r, FTZ_PHASE_START, r->root, "events/header_page", NULL)) < 0 ||
+	    (ret = snap(r, FTZ_PHASE_START, r->root, "events/header_event", NULL)) < 0)
+		return ret;
 	for (size_t i = 0; i < r->nr_events; i++) {
 		tfs_path(name, "events/%s/%s/format", r->events[i].system, r->events[i].event);
-		if (snap(r, FTZ_PHASE_START, r->root, name, NULL) < 0)
-			return -1;
+		if ((ret = snap(r, FTZ_PHASE_START, r->root, name, NULL)) < 0)
+			return ret;
 	}
-	if (snap_ftrace_formats(r) < 0 ||
-	    snap(r, FTZ_PHASE_START, r->root, "printk_formats", NULL) < 0 ||
+	if ((ret = snap_ftrace_formats(r)) < 0 ||
+	    (ret = snap(r, FTZ_PHASE_START, r->root, "printk_formats", NULL)) < 0 ||
 	    /* also at END: tasks that ran only before the start are gone from it by then */
-	    snap(r, FTZ_PHASE_START, r->root, "saved_cmdlines", NULL) < 0 ||
-	    snap(r, FTZ_PHASE_START, r->root, "saved_tgids", NULL) < 0 ||
-	    snap_proc_tgids(r, FTZ_PHASE_START) < 0 ||
-	    snap_kallsyms(r) < 0 || meta_write_stats(r, FTZ_PHASE_START) < 0)
-		return -1;
+	    (ret = snap(r, FTZ_PHASE_START, r->root, "saved_cmdlines", NULL)) < 0 ||
+	    (ret = snap(r, FTZ_PHASE_START, r->root, "saved_tgids", NULL)) < 0 ||
+	    (ret = snap_proc_tgids(r, FTZ_PHASE_START)) < 0 ||
+	    (ret = snap_kallsyms(r)) < 0 || (ret = metadata_write_stats(r, FTZ_PHASE_START)) < 0)
+		return ret;
 	return 0;
 }
 
-void meta_read_stats(struct rec *r, int end)
+/* per_cpu/cpuN/stats as the kernel prints it ("entries: 12\n..."). */
+static void parse_stats(const char *text, struct cpu_stats *st)
+{
+	static const struct {
+		const char *key;
+		size_t off;
+	} keys[] = {
+		{ "entries:", offsetof(struct cpu_stats, entries) },
+		{ "overrun:", offsetof(struct cpu_stats, overrun) },
+		{ "commit overrun:", offsetof(struct cpu_stats, commit_overrun) },
+		{ "bytes:", offsetof(struct cpu_stats, bytes) },
+		{ "dropped events:", offsetof(struct cpu_stats, dropped) },
+		{ "read events:", offsetof(struct cpu_stats, read_events) },
+	};
+	memset(st, 0, sizeof(*st));
+	for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+			if (!strncmp(l, keys[i].key, strlen(keys[i].key)))
+				*(uint64_t *)((char *)st + keys[i].off) =
+					strtoull(l + strlen(keys[i].key), NULL, 10);
+	st->valid = 1;
+}
+
+void metadata_read_stats(struct rec *r, int end)
 {
 	char p[PATH_MAX];
 	for (int i = 0; i < r->nr_cpus; i++) {
 		char *t = tfs_read(tfs_path(p, "%s/per_cpu/cpu%d/stats", r->dir, i), NULL);
 		struct cpu_stats *st = end ? &r->cpus[i].end : &r->cpus[i].start;
 		if (t)
-			stats_parse(t, st);
+			parse_stats(t, st);
 		free(t);
 	}
 }
 
-int meta_write_end(struct rec *r)
+int metadata_write_end(struct rec *r)
 {
-	if (meta_write_stats(r, FTZ_PHASE_END) < 0 ||
-	    snap(r, FTZ_PHASE_END, r->root, "saved_cmdlines", NULL) < 0 ||
-	    snap(r, FTZ_PHASE_END, r->root, "saved_tgids", NULL) < 0 ||
-	    snap_proc_tgids(r, FTZ_PHASE_END) < 0)
-		return -1;
+	int ret;
+	if ((ret = metadata_write_stats(r, FTZ_PHASE_END)) < 0 ||
+	    (ret = snap(r, FTZ_PHASE_END, r->root, "saved_cmdlines", NULL)) < 0 ||
+	    (ret = snap(r, FTZ_PHASE_END, r->root, "saved_tgids", NULL)) < 0 ||
+	    (ret = snap_proc_tgids(r, FTZ_PHASE_END)) < 0)
+		return ret;
 	char *text = NULL;
 	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
+	FILE *f = open_text(&text, &len);
 	if (!f)
 		return -ENOMEM;
 	kv(f, "stop_reason", "%s", r->stop_reason ? r->stop_reason : "unknown");

@@ -4,9 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/msg.h"
 #include "record/preset_func.h"
 
-int preset_option(struct record_opts *o, int key, const char *arg, void *ctx)
+int preset_func_option(struct record_opts *o, int key, const char *arg, void *ctx)
 {
 	struct preset_args *a = ctx;
 	char *end;
@@ -15,7 +16,7 @@ int preset_option(struct record_opts *o, int key, const char *arg, void *ctx)
 	case FUNC_OPT_DEPTH: {
 		long v = strtol(arg, &end, 10);
 		if (*end || end == arg || v <= 0 || v > 1000)
-			return record_usage_error(o, "-m needs a depth >= 1, not '%s'", arg);
+			return msg_error("-m needs a depth >= 1, not '%s'", arg);
 		a->max_depth = (int)v;
 		return 0;
 	}
@@ -30,15 +31,16 @@ int preset_option(struct record_opts *o, int key, const char *arg, void *ctx)
 	case FUNC_OPT_INTERVAL: {
 		double v = strtod(arg, &end);
 		if (*end || end == arg || !(v >= 0.01 && v <= 86400))
-			return record_usage_error(o, "-i needs seconds between 0.01 and 86400, not '%s'", arg);
+			return msg_error("-i needs seconds between 0.01 and 86400, not '%s'", arg);
 		a->interval = v;
 		return 0;
 	}
 	}
-	return record_usage_error(o, "internal error: unhandled option %d", key);
+	(void)o;
+	return msg_error("internal error: unhandled option %d", key);
 }
 
-int preset_main(const struct preset *p, int argc, char **argv)
+int preset_func_main(const struct preset *p, int argc, char **argv)
 {
 	struct record_opts o;
 	struct preset_args a = { .preset = p };

@@ -24,7 +24,7 @@ struct preset_args {
 	bool on_cpu;     /* funcslower / funcgraph -C */
 };
 
-/* What distinguishes one of these presets; preset_main() does the rest. */
+/* What distinguishes one of these presets; preset_func_main() does the rest. */
 struct preset {
 	const struct record_cmd *cmd; /* name, options, positionals, help */
 	/*
@@ -39,9 +39,9 @@ struct preset {
 };
 
 /* The option handler of these presets (struct record_cmd.option); ctx is a struct preset_args. */
-int preset_option(struct record_opts *o, int key, const char *arg, void *ctx);
+int preset_func_option(struct record_opts *o, int key, const char *arg, void *ctx);
 
 /* Parse the command line (common options + the preset's), fill, record_run(). */
-int preset_main(const struct preset *p, int argc, char **argv);
+int preset_func_main(const struct preset *p, int argc, char **argv);
 
 #endif

@@ -11,6 +11,7 @@
  */
 #include <stdio.h>
 
+#include "common/msg.h"
 #include "record/preset_func.h"
 
 static const struct record_option options[] = {
@@ -37,7 +38,7 @@ const struct record_cmd record_cmd_funccount = {
 	.takes_command = true,
 	.output_default = "funccount.ftz",
 	.footer = "Counts: ftana report funccount FILE.ftz [-i SECS] [-t TOP]\n",
-	.option = preset_option,
+	.option = preset_func_option,
 };
 
 static int fill(struct record_opts *o, struct preset_args *a)
@@ -46,12 +47,12 @@ static int fill(struct record_opts *o, struct preset_args *a)
 		strlist_add(&o->ftrace_filter, a->pos.v[i]);
 	if (!a->profile) {
 		if (a->interval > 0)
-			return record_usage_error(o, "-i needs --profile (events keep every call: choose intervals with 'ftana report funccount -i')");
+			return msg_error("-i needs --profile (events keep every call: choose intervals with 'ftana report funccount -i')");
 		return 0;
 	}
 	if (o->pid || o->tid)
-		return record_usage_error(o, "%s does not work with --profile: the profiler counts every task",
-					  o->pid ? "-p" : "-L");
+		return msg_error("%s does not work with --profile: the profiler counts every task",
+				 o->pid ? "-p" : "-L");
 	o->function_profile = true;
 	o->snapshot_interval = a->interval > 0 ? a->interval : 1.0;
 	o->tracer = NULL; /* nothing goes through the ring buffer */
@@ -65,5 +66,5 @@ int cmd_funccount(int argc, char **argv)
 		.cmd = &record_cmd_funccount, .tracer = "function", .fill = fill,
 	};
 
-	return preset_main(&preset, argc, argv);
+	return preset_func_main(&preset, argc, argv);
 }

@@ -9,6 +9,7 @@
  */
 #include <stdio.h>
 
+#include "common/msg.h"
 #include "record/preset_func.h"
 
 static const struct record_option options[] = {
@@ -38,7 +39,7 @@ const struct record_cmd record_cmd_funcgraph = {
 	.takes_command = true,
 	.output_default = "funcgraph.ftz",
 	.footer = "Graph: ftana report funcgraph FILE.ftz [-p PID] [--tree | --folded]\n",
-	.option = preset_option,
+	.option = preset_func_option,
 };
 
 static int fill(struct record_opts *o, struct preset_args *a)
@@ -49,14 +50,13 @@ static int fill(struct record_opts *o, struct preset_args *a)
 	if (a->max_depth > 0)
 		o->max_graph_depth = a->max_depth;
 	if (a->max_depth == 1)
-		fprintf(stderr, "ftrec funcgraph: -m 1: recording the calls of %s only, none of the functions it calls\n",
-			func);
+		msg_note("-m 1: recording the calls of %s only, none of the functions it calls", func);
 	else if (a->max_depth > 1)
-		fprintf(stderr, "ftrec funcgraph: tracing %s and the kernel functions it calls, %d levels in all (-m %d)\n",
-			func, a->max_depth, a->max_depth);
+		msg_note("tracing %s and the kernel functions it calls, %d levels in all (-m %d)", func,
+			 a->max_depth, a->max_depth);
 	else
-		fprintf(stderr, "ftrec funcgraph: tracing every kernel function called below %s; "
-			"this can be many events (limit with -m, -p, -d)\n", func);
+		msg_warn("tracing every kernel function called below %s; "
+			 "this can be many events (limit with -m, -p, -d)", func);
 	return 0;
 }
 
@@ -67,5 +67,5 @@ int cmd_funcgraph(int argc, char **argv)
 		.fill = fill,
 	};
 
-	return preset_main(&preset, argc, argv);
+	return preset_func_main(&preset, argc, argv);
 }

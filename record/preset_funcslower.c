@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "common/msg.h"
 #include "record/preset_func.h"
 
 static const struct record_option options[] = {
@@ -38,7 +39,7 @@ const struct record_cmd record_cmd_funcslower = {
 	.takes_command = true,
 	.output_default = "funcslower.ftz",
 	.footer = "Calls: ftana report funcslower FILE.ftz [-t] [-P]\n",
-	.option = preset_option,
+	.option = preset_func_option,
 };
 
 static int fill(struct record_opts *o, struct preset_args *a)
@@ -47,8 +48,7 @@ static int fill(struct record_opts *o, struct preset_args *a)
 	long usecs = strtol(a->pos.v[1], &end, 10);
 
 	if (*end || end == a->pos.v[1] || usecs <= 0 || usecs > 1000000000)
-		return record_usage_error(o, "USECS '%s' is not a number of microseconds from 1 to 1e9",
-					  a->pos.v[1]);
+		return msg_error("USECS '%s' is not a number of microseconds from 1 to 1e9", a->pos.v[1]);
 	strlist_add(&o->graph_function, a->pos.v[0]);
 	strlist_add(&o->ftrace_filter, a->pos.v[0]);
 	o->tracing_thresh = usecs;
@@ -62,5 +62,5 @@ int cmd_funcslower(int argc, char **argv)
 		.fill = fill,
 	};
 
-	return preset_main(&preset, argc, argv);
+	return preset_func_main(&preset, argc, argv);
 }

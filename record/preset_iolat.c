@@ -6,10 +6,13 @@
  * and block_rq_complete, so one capture answers both the issue-based latency and the
  * queued (-Q) one. -D and -i are in-kernel filters on all three events, as iosnoop's.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/msg.h"
+#include "common/parse.h"
 #include "record/record.h"
 
 enum { IOLAT_OPT_DEV = 'D', IOLAT_OPT_TYPE = 'i' };
@@ -42,23 +45,19 @@ const struct record_cmd record_cmd_iolat = {
 	.option = iolat_option,
 };
 
-/* "dev == N" for MAJ,MIN: the kernel's dev_t in trace events is MAJ << 20 | MIN. */
+/* "dev == N" for MAJ,MIN (common/parse.h: the kernel's dev_t MAJ << 20 | MIN). NULL after a message. */
 static char *dev_filter(const char *arg)
 {
-	unsigned long maj, min;
-	char *end, *filter;
+	uint64_t dev;
+	char *filter;
 
-	maj = strtoul(arg, &end, 10);
-	if (end != arg && *end == ',') {
-		const char *m = end + 1;
-		min = strtoul(m, &end, 10);
-		if (end != m && !*end && maj < 4096 && min < (1ul << 20) &&
-		    asprintf(&filter, "dev == %lu", maj << 20 | min) >= 0)
-			return filter;
+	if (parse_dev("-D", arg, &dev) < 0)
+		return NULL;
+	if (asprintf(&filter, "dev == %" PRIu64, dev) < 0) {
+		msg_error("out of memory");
+		return NULL;
 	}
-	fprintf(stderr, "ftrec iolat: bad -D '%s' (MAJOR,MINOR as in /proc/partitions, "
-		"e.g. 253,0)\n", arg);
-	return NULL;
+	return filter;
 }
 
 /* 'rwbs ~ "GLOB"': the glob goes inside a quoted filter string, so no quotes in it. */
@@ -67,10 +66,14 @@ static char *type_filter(const char *glob)
 	char *filter;
 
 	if (!*glob || strpbrk(glob, "\"\\")) {
-		fprintf(stderr, "ftrec iolat: bad -i '%s' (a glob over rwbs, e.g. '*R*')\n", glob);
+		msg_error("bad -i '%s' (a glob over rwbs, e.g. '*R*')", glob);
 		return NULL;
 	}
-	return asprintf(&filter, "rwbs ~ \"%s\"", glob) >= 0 ? filter : NULL;
+	if (asprintf(&filter, "rwbs ~ \"%s\"", glob) < 0) {
+		msg_error("out of memory");
+		return NULL;
+	}
+	return filter;
 }
 
 /* "a && b && c" of the non-NULL parts, or NULL when there are none. */
@@ -109,21 +112,20 @@ static int iolat_option(struct record_opts *o, int key, const char *arg, void *c
 /*
  * -p / -L as a filter on the start events: set_event_pid would also drop every
  * completion, which runs in interrupt context of whatever task was there.
- * "common_pid == T || ..." over every thread of -p's process, or NULL.
+ * "common_pid == T || ..." over every thread of -p's process into *FILTER, or
+ * NULL without -p / -L. 0, or -1 after a msg_error.
  */
-static char *task_filter(const struct record_opts *o, int *err)
+static int task_filter(const struct record_opts *o, char **filter)
 {
 	int *tids = NULL, one = o->tid;
 	long n = 1;
 	char *out = NULL;
 
-	*err = 0;
+	*filter = NULL;
 	if (o->pid <= 0 && o->tid <= 0)
-		return NULL;
-	if (o->pid > 0 && (n = record_process_tids(o->pid, &tids)) < 0) {
-		*err = record_usage_error(o, "-p %d: the process has exited", o->pid);
-		return NULL;
-	}
+		return 0;
+	if (o->pid > 0 && (n = tasks_of_process(o->pid, &tids)) < 0)
+		return msg_error("-p %d: the process has exited", o->pid);
 	for (long i = 0; i < n; i++) {
 		char *more;
 		if (asprintf(&more, "%s%scommon_pid == %d", out ? out : "", out ? " || " : "",
@@ -134,25 +136,24 @@ static char *task_filter(const struct record_opts *o, int *err)
 			break;
 	}
 	free(tids);
-	if (!out) {
-		*err = record_usage_error(o, "out of memory");
-		return NULL;
-	}
+	if (!out)
+		return msg_error("out of memory");
 	/* The kernel takes a filter of less than a page (and it is joined with -D, -i). */
 	if (strlen(out) > 3000) {
 		free(out);
-		*err = record_usage_error(o, "-p %d has %ld threads, too many for an in-kernel filter: "
-					  "record all and use 'ftana report iolat -p %d'", o->pid, n, o->pid);
-		return NULL;
+		return msg_error("-p %d has %ld threads, too many for an in-kernel filter: "
+				 "record all and use 'ftana report iolat -p %d'", o->pid, n, o->pid);
 	}
 	if (n > 1) {
 		char *grouped;
 		if (asprintf(&grouped, "(%s)", out) < 0)
 			grouped = NULL;
 		free(out);
-		out = grouped;
+		if (!(out = grouped))
+			return msg_error("out of memory");
 	}
-	return out;
+	*filter = out;
+	return 0;
 }
 
 int cmd_iolat(int argc, char **argv)
@@ -168,12 +169,12 @@ int cmd_iolat(int argc, char **argv)
 	int ret = record_parse(&o, &record_cmd_iolat, argc, argv, &a, &args);
 
 	if (ret == 0 && o.pid == RECORD_PID_COMMAND)
-		ret = record_usage_error(&o, "-p cmd is not supported (completions run in other "
-					 "tasks' context); record all and use 'ftana report iolat -p PID'");
+		ret = msg_error("-p cmd is not supported (completions run in other "
+				"tasks' context); record all and use 'ftana report iolat -p PID'");
 	if (ret == 0 && o.follow)
-		ret = record_usage_error(&o, "--follow is not supported: -p filters the threads PID has at the start");
+		ret = msg_error("--follow is not supported: -p filters the threads PID has at the start");
 	if (ret == 0)
-		pid_filter = task_filter(&o, &ret);
+		ret = task_filter(&o, &pid_filter);
 	o.pid = 0; /* filters instead (see task_filter) */
 	o.tid = 0;
 	for (size_t i = 0; ret == 0 && i < sizeof(events) / sizeof(events[0]); i++) {

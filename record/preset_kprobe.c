@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/msg.h"
 #include "record/preset_func.h"
 
 static const struct record_positional positionals[] = {
@@ -57,7 +58,7 @@ static const char *word(const char **p)
 static char *probe_line(const char *def)
 {
 	if ((def[0] != 'p' && def[0] != 'r') || def[1] != ':') {
-		fprintf(stderr, "ftrec kprobe: '%s' must start with p: (entry) or r: (return)\n", def);
+		msg_error("'%s' must start with p: (entry) or r: (return)", def);
 		return NULL;
 	}
 	const char *w0 = def + 2, *w0_end = word(&w0);
@@ -72,7 +73,7 @@ static char *probe_line(const char *def)
 		args = w1_end;
 	}
 	if (func == func_end) {
-		fprintf(stderr, "ftrec kprobe: '%s' names no function\n", def);
+		msg_error("'%s' names no function", def);
 		return NULL;
 	}
 	/* Our group replaces the user's: keep only the event part of GRP/NAME. */
@@ -85,7 +86,7 @@ static char *probe_line(const char *def)
 		ev[n++] = isalnum((unsigned char)*c) ? *c : '_';
 	ev[n] = '\0';
 	if (n == 0 || isdigit((unsigned char)ev[0])) {
-		fprintf(stderr, "ftrec kprobe: '%s': bad probe name\n", def);
+		msg_error("'%s': bad probe name", def);
 		return NULL;
 	}
 	while (isblank((unsigned char)*args))
@@ -114,5 +115,5 @@ int cmd_kprobe(int argc, char **argv)
 {
 	static const struct preset preset = { .cmd = &record_cmd_kprobe, .fill = fill };
 
-	return preset_main(&preset, argc, argv);
+	return preset_func_main(&preset, argc, argv);
 }

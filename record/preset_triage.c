@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/msg.h"
 #include "record/rec_int.h"
 #include "record/record.h"
 #include "record/tfs.h"
@@ -126,16 +127,15 @@ static int add_events(struct record_opts *o, const struct triage_args *a)
 	int ret = 0;
 
 	if (!probe)
-		return record_usage_error(o, "out of memory");
+		return msg_error("out of memory");
 	probe->o = o;
-	if (rec_find_tracefs(probe) < 0) {
+	if (instance_find_tracefs(probe) < 0) {
 		free(probe);
 		return -1;
 	}
 	for (size_t i = 0; ret == 0 && i < sizeof(triage_events) / sizeof(triage_events[0]); i++) {
 		if (!have_event(probe->root, triage_events[i])) {
-			fprintf(stderr, "ftrec triage: note: this kernel has no %s: left out\n",
-				triage_events[i]);
+			msg_note("this kernel has no %s: left out", triage_events[i]);
 			continue;
 		}
 		ret = record_add_event(o, triage_events[i], NULL);
@@ -143,16 +143,16 @@ static int add_events(struct record_opts *o, const struct triage_args *a)
 	}
 	if (ret == 0 && a->syscalls) {
 		if (!have_event(probe->root, "syscalls"))
-			fprintf(stderr, "ftrec triage: note: this kernel has no syscalls events "
-				"(built without CONFIG_FTRACE_SYSCALLS): --syscalls left out\n");
+			msg_note("this kernel has no syscalls events "
+				 "(built without CONFIG_FTRACE_SYSCALLS): --syscalls left out");
 		else if ((ret = record_add_event(o, "syscalls:sys_enter_*,syscalls:sys_exit_*", NULL)) == 0) {
 			added++;
 			strlist_add(&o->kprobe_optional, OPEN_PATH_PROBE);
 		}
 	}
 	if (ret == 0 && !added)
-		ret = record_usage_error(o, "this kernel has none of the triage events "
-					 "(see %s/available_events)", probe->root);
+		ret = msg_error("this kernel has none of the triage events (see %s/available_events)",
+				probe->root);
 	free(probe);
 	return ret;
 }

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/msg.h"
 #include "record/rec_int.h"
 #include "record/tfs.h"
 
@@ -30,23 +31,17 @@ int profiler_prepare(struct rec *r)
 	char p[PATH_MAX];
 	char *on = tfs_read_trimmed(tfs_path(p, "%s/" PROFILE_ENABLE, r->root));
 
-	if (!on) {
-		fprintf(stderr, "ftrec: --profile: %s: %s (the kernel needs CONFIG_FUNCTION_PROFILER; without --profile every call is recorded as an event)\n",
-			p, strerror(errno));
-		return -1;
-	}
+	if (!on)
+		return msg_error("--profile: %s: %s (the kernel needs CONFIG_FUNCTION_PROFILER; without --profile every call is recorded as an event)",
+				 p, strerror(errno));
 	/* Switching it on again would not reset it, and at exit we would switch it off under its owner. */
 	int busy = strcmp(on, "0") != 0;
 	free(on);
-	if (busy) {
-		fprintf(stderr, "ftrec: --profile: the function profiler is already in use (%s is 1)\n", p);
-		return -1;
-	}
-	if (!r->o->ftrace_filter.n) {
-		fprintf(stderr, "ftrec: --profile: no functions to count (give PATTERNs)\n");
-		return -1;
-	}
-	return rec_write_list(r, r->root, "set_ftrace_filter", &r->o->ftrace_filter);
+	if (busy)
+		return msg_error("--profile: the function profiler is already in use (%s is 1)", p);
+	if (!r->o->ftrace_filter.n)
+		return msg_error("--profile: no functions to count (give PATTERNs)");
+	return instance_write_list(r, r->root, "set_ftrace_filter", &r->o->ftrace_filter) < 0 ? -1 : 0;
 }
 
 static int find_tables(struct rec *r)
@@ -55,43 +50,40 @@ static int find_tables(struct rec *r)
 	glob_t g;
 	size_t skip = strlen(r->root) + 1;
 
-	if (glob(tfs_path(pattern, "%s/" PROFILE_TABLES, r->root), 0, NULL, &g) != 0) {
-		fprintf(stderr, "ftrec: --profile: no %s\n", pattern);
-		return -1;
-	}
-	r->snap_files = calloc(g.gl_pathc, sizeof(*r->snap_files));
-	for (size_t i = 0; r->snap_files && i < g.gl_pathc; i++)
-		if ((r->snap_files[r->nr_snap_files] = strdup(g.gl_pathv[i] + skip)))
-			r->nr_snap_files++;
+	if (glob(tfs_path(pattern, "%s/" PROFILE_TABLES, r->root), 0, NULL, &g) != 0)
+		return msg_error("--profile: no %s", pattern);
+	for (size_t i = 0; i < g.gl_pathc; i++)
+		strlist_add(&r->snap_files, g.gl_pathv[i] + skip);
 	globfree(&g);
-	return r->snap_files ? 0 : -1;
+	return 0;
 }
 
 int profiler_start(struct rec *r)
 {
-	if (find_tables(r) < 0 || rec_write(r, r->root, PROFILE_ENABLE, "1") < 0)
+	if (find_tables(r) < 0 || instance_write(r, r->root, PROFILE_ENABLE, "1") < 0)
 		return -1;
 	r->profiler_on = 1;
-	return snapshot_round(r);
+	return profiler_snapshot(r) < 0 ? -1 : 0;
 }
 
-int snapshot_round(struct rec *r)
+int profiler_snapshot(struct rec *r)
 {
 	struct ftz_snapshot_time t = {
-		.mono_ns = now_ns(CLOCK_MONOTONIC),
-		.wall_ns = now_ns(CLOCK_REALTIME),
+		.mono_ns = run_now_ns(CLOCK_MONOTONIC),
+		.wall_ns = run_now_ns(CLOCK_REALTIME),
 		.round = r->snap_rounds,
 	};
 
-	for (size_t i = 0; i < r->nr_snap_files; i++) {
+	for (size_t i = 0; i < r->snap_files.n; i++) {
 		char p[PATH_MAX];
 		size_t len;
-		char *data = tfs_read(tfs_path(p, "%s/%s", r->root, r->snap_files[i]), &len);
-		int ret = data ? ftz_write_snapshot(r->w, &t, r->snap_files[i], data, len) : -errno;
+		const char *name = r->snap_files.v[i];
+		char *data = tfs_read(tfs_path(p, "%s/%s", r->root, name), &len);
+		int ret = data ? ftz_write_snapshot(r->w, &t, name, data, len) : -errno;
 
 		free(data);
 		if (ret < 0) {
-			fprintf(stderr, "ftrec: snapshot of %s: %s\n", p, strerror(-ret));
+			msg_error("snapshot of %s: %s", p, strerror(-ret));
 			return ret;
 		}
 	}
@@ -101,9 +93,5 @@ int snapshot_round(struct rec *r)
 
 void profiler_free(struct rec *r)
 {
-	for (size_t i = 0; i < r->nr_snap_files; i++)
-		free(r->snap_files[i]);
-	free(r->snap_files);
-	r->snap_files = NULL;
-	r->nr_snap_files = 0;
+	strlist_free(&r->snap_files);
 }

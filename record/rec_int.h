@@ -3,6 +3,9 @@
  * rec_int.h - the state of one recording, shared by the files of record_run():
  * instance.c (tracefs setup through the undo log), capture.c (per-CPU readers),
  * metadata.c (INFO / FILE / END sections), summary.c, run.c (the sequence).
+ * Each function's prefix is its file's. They return 0, or -1 after a msg_error,
+ * unless a comment says "-errno": then a negative errno (also after a message,
+ * unless it says it prints nothing).
  */
 #ifndef RECORD_REC_INT_H
 #define RECORD_REC_INT_H
@@ -26,7 +29,6 @@ struct cpu_stats {
 	uint64_t entries, overrun, commit_overrun, bytes, dropped, read_events;
 	int valid;
 };
-int stats_parse(const char *text, struct cpu_stats *st);
 
 struct rec;
 
@@ -76,8 +78,7 @@ struct rec {
 	pthread_t main_thread;
 
 	/* SNAPSHOT rounds (function profiler): the files read each round */
-	char **snap_files;        /* names relative to root, e.g. "trace_stat/function0" */
-	size_t nr_snap_files;
+	struct strlist snap_files; /* names relative to root, e.g. "trace_stat/function0" */
 	uint32_t snap_rounds;     /* rounds written so far */
 	int profiler_on;
 
@@ -90,34 +91,31 @@ struct rec {
 };
 
 /* instance.c */
-int rec_find_tracefs(struct rec *r);
-int rec_setup(struct rec *r);
-int rec_tracing_on(struct rec *r, int on);
+/* The tracefs mount point into r->root (mounting it if needed; FTREC_TRACEFS overrides). */
+int instance_find_tracefs(struct rec *r);
+/* Our instance (or the top level) with every option, event, probe, trigger, tracer. */
+int instance_setup(struct rec *r);
+/* The instance's tracing_on (not through the undo log). 0 or -errno; prints nothing. */
+int instance_tracing_on(struct rec *r, int on);
 /* Limit events (and the function tracers) to pid; with_children: and its future children. */
-int rec_set_pid(struct rec *r, pid_t pid, int with_children);
+int instance_set_pid(struct rec *r, pid_t pid, int with_children);
 /* Write DIR/NAME through the undo log; a refusal is printed with the kernel's reason. 0 or -errno. */
-int rec_write(struct rec *r, const char *dir, const char *name, const char *value);
-/* The same for a list file (set_ftrace_filter ...): one line per entry, nothing when empty. */
-int rec_write_list(struct rec *r, const char *dir, const char *name, const struct strlist *l);
+int instance_write(struct rec *r, const char *dir, const char *name, const char *value);
+/* The same for a list file (set_ftrace_filter ...): one line per entry, nothing when empty. 0 or -errno. */
+int instance_write_list(struct rec *r, const char *dir, const char *name, const struct strlist *l);
 /* The error_log a refused write to PATH is explained in, read now (NULL: none). */
-char *rec_error_log(const struct rec *r, const char *path);
-/*
- * "ftrec: cannot write WHAT to PATH: <errno>", with the kernel's reason when that
- * error_log holds an entry LOG_BEFORE (read before the write) did not.
- */
-void rec_kernel_error(const struct rec *r, const char *what, const char *path, int err,
-		      const char *log_before);
-
-/* Add one event (directory names) to r->events unless it is there already. 0 or -1. */
-int rec_add_event(struct rec *r, const char *sys, const char *ev, const char *filter);
+char *instance_error_log(const struct rec *r, const char *path);
+/* Add one event (directory names) to r->events unless it is there already. */
+int instance_add_event(struct rec *r, const char *sys, const char *ev, const char *filter);
 /* The kernel's explanation (error_log entry not in LOG_BEFORE) of a refused write to PATH, malloc'd, or NULL. */
-char *rec_kernel_reason(const struct rec *r, const char *path, const char *log_before);
+char *instance_kernel_reason(const struct rec *r, const char *path, const char *log_before);
 
 /* trigger.c: --kernel-ring, --trigger */
-int flight_check_options(const struct record_opts *o);
+/* Options that cannot go together, checked once the preset filled the options. */
+int trigger_check_options(const struct record_opts *o);
 /* Check the --trigger event exists in the instance and add it to the recorded events. */
 int trigger_add_event(struct rec *r);
-/* Write the traceoff trigger (after the events are enabled). 0 or -1 (message printed). */
+/* Write the traceoff trigger (after the events are enabled). */
 int trigger_install(struct rec *r);
 /* 1 when the instance's tracing_on went to 0: the kernel's traceoff trigger fired. */
 int trigger_fired(struct rec *r);
@@ -132,19 +130,20 @@ void capture_list_threads(struct rec *r);
 void capture_stop(struct rec *r);
 void capture_close(struct rec *r);
 
-/* metadata.c */
-int meta_write_info(struct rec *r);
-int meta_write_start_files(struct rec *r);
-int meta_write_end(struct rec *r);
-/* The per-CPU stats files as FILE sections of PHASE. 0 or -1. */
-int meta_write_stats(struct rec *r, enum ftz_phase phase);
-void meta_read_stats(struct rec *r, int end);
+/* metadata.c: each write returns 0 or -errno (after a message), into r->w */
+int metadata_write_info(struct rec *r);
+int metadata_write_start_files(struct rec *r);
+int metadata_write_end(struct rec *r);
+/* The per-CPU stats files as FILE sections of PHASE. */
+int metadata_write_stats(struct rec *r, enum ftz_phase phase);
+/* The per-CPU stats now, into r->cpus[].start (END: .end). */
+void metadata_read_stats(struct rec *r, int end);
 
 /* segs.c: --ring (disk ring of segments) and --rotate (numbered series) */
 int segs_check_options(const struct record_opts *o);
 bool segs_active(const struct rec *r);
-/* Before the output is created: names, ids; r->out_path is the first file. 0 or -1. */
-int segs_open(struct rec *r, char *err, size_t errlen);
+/* Before the output is created: names, ids; r->out_path is the first file. */
+int segs_open(struct rec *r);
 /* The INFO keys of a ring or series (capture_id, boot_id, ring_* / series_*). */
 void segs_info_keys(struct rec *r, FILE *f);
 /* After INFO (which ended at INFO_END) and the START files: first segment / keep the preamble. */
@@ -152,13 +151,14 @@ int segs_start(struct rec *r, uint64_t info_end);
 /* A reader's batch into the current segment or file; rotates the ring. 0 or -errno. */
 int segs_write_pages(struct rec *r, int cpu, const void *pages, uint32_t nr, uint64_t events,
 		     uint64_t missed_pages);
-/* The series rotates on the main thread: does it need polling, and poll (0 or -1). */
+/* The series rotates on the main thread: does it need polling, and poll. */
 bool segs_polls(const struct rec *r);
 int segs_poll(struct rec *r);
 /* Pages, events, flagged pages of CPU in the file being ended (the whole recording without a series). */
 void segs_cpu_counts(const struct rec *r, int cpu, uint64_t *pages, uint64_t *events,
 		     uint64_t *missed);
 void segs_end_keys(struct rec *r, FILE *f);
+/* After the readers are joined: the ring's last segment complete; -1 also for an earlier write error. */
 int segs_finish(struct rec *r);
 void segs_summary(const struct rec *r);
 void segs_abandon(struct rec *r);
@@ -169,16 +169,19 @@ void segs_free(struct rec *r);
 int profiler_prepare(struct rec *r);
 /* Right after tracing is switched on: enable it (resets its counts), round 0. */
 int profiler_start(struct rec *r);
-/* One SNAPSHOT round of every profiler file. 0 or -errno (message printed). */
-int snapshot_round(struct rec *r);
+/* One SNAPSHOT round of every profiler file. 0 or -errno (after a message). */
+int profiler_snapshot(struct rec *r);
 void profiler_free(struct rec *r);
 
 /* summary.c */
 void summary_print(struct rec *r);
 
-/* time helpers (run.c) */
-uint64_t now_ns(clockid_t clk);
+/* run.c */
+/* Create (replace) a .ftz at PATH at the recording's compression level. NULL after a message. */
+struct ftz_writer *run_create_output(const struct rec *r, const char *path);
+/* Now on CLK, in ns. */
+uint64_t run_now_ns(clockid_t clk);
 /* CLOCK_REALTIME and the trace clock (0 if user space cannot read it), now. */
-void rec_take_time_pair(struct rec *r, uint64_t *wall, uint64_t *trace);
+void run_time_pair(struct rec *r, uint64_t *wall, uint64_t *trace);
 
 #endif /* RECORD_REC_INT_H */

@@ -5,8 +5,14 @@
  *
  * A preset (record/preset_<name>.c) is a subcommand that fills a struct
  * record_opts (events, filters, or a tracer and its filter files), usually with
- * record_parse() for the common options, then calls record_run(). It is added to
- * ftrec with ONE line in the table in record/main.c.
+ * record_parse() for the common options, then calls record_finish(), which runs
+ * record_run(). It is added to ftrec with ONE line in the table in record/main.c.
+ *
+ * Messages go through common/msg.h (msg_error, msg_warn, msg_note: one line,
+ * no "\n"); their prefix "ftrec NAME" is set by common/cmd.c's dispatcher.
+ * Helpers return 0, or -1 after a msg_error (or a negative errno where a
+ * comment says so); only the command's top (cmd_<name>, record_finish) turns
+ * that into an exit status (enum cmd_exit, common/cmd.h).
  *
  * Every change ftrec makes to tracefs (or /proc/sys) goes through the undo log
  * (record/undo.c): cleanup, also after a failure half-way, and `ftrec reset`
@@ -21,17 +27,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define FTREC_VERSION "0.1"
-
-/* Exit statuses shared by all subcommands. */
-enum ftrec_exit {
-	FTREC_EXIT_OK    = 0, /* recorded (also when a COMMAND exited non-zero: see summary) */
-	FTREC_EXIT_ERROR = 1, /* bad usage, setup failed, write error; nothing left in tracefs */
-};
-
 #define RECORD_PID_COMMAND (-1)
 
-/* A growable list of strings (owned copies). */
+/* A growable list of strings (owned copies; record/strlist.c). Out of memory is fatal. */
 struct strlist {
 	char **v;
 	size_t n;
@@ -131,7 +129,7 @@ void record_opts_free(struct record_opts *o);
 
 /*
  * Add an event spec "SYS:EVENT[,SYS:EVENT...]" (globs allowed) with an optional
- * filter. Returns 0, or -1 after printing a one-line error (no ':' in a spec ...).
+ * filter. Returns 0, or -1 after a msg_error (no ':' in a spec ...).
  */
 int record_add_event(struct record_opts *o, const char *spec, const char *filter);
 
@@ -183,10 +181,7 @@ struct record_cmd {
 	bool takes_command;     /* -- COMMAND ARGS... */
 	const char *output_default; /* "iolat.ftz"; NULL: -o is required */
 	const char *footer;     /* last lines ("Report: ftana report ..."), or NULL */
-	/*
-	 * One of the command's own options (or NULL when it has none): 0, or -1 after
-	 * printing a one-line "ftrec NAME: ..." error.
-	 */
+	/* One of the command's own options (or NULL when it has none): 0, or -1 after a msg_error. */
 	int (*option)(struct record_opts *o, int key, const char *arg, void *ctx);
 };
 
@@ -202,8 +197,8 @@ struct record_args {
  * bare number where a name belongs is refused with a hint, since only
  * RECORD_POS_DURATION slots are durations). -h/--help anywhere before "--"
  * prints the help, whatever else is wrong. Sets o->output to the default.
- * Returns 0, 1 when help was printed (exit 0), -1 after a one-line
- * "ftrec NAME: ..." error on stderr. ARGS->v is malloc'd: free it.
+ * Returns 0, 1 when help was printed (exit 0), -1 after a msg_error.
+ * ARGS->v is malloc'd: free it.
  */
 int record_parse(struct record_opts *o, const struct record_cmd *cmd, int argc, char **argv,
 		 void *ctx, struct record_args *args);
@@ -211,42 +206,40 @@ int record_parse(struct record_opts *o, const struct record_cmd *cmd, int argc, 
 /*
  * Every subcommand's last step: STATUS is record_parse()'s (0, 1 help printed, -1
  * error) or a later setup step's. Records when it is 0, then frees ARGS and O.
- * Returns the exit status (FTREC_EXIT_*).
+ * Returns the exit status: CMD_EXIT_OK (recorded, also when a COMMAND exited
+ * non-zero: see the summary; or help printed) or CMD_EXIT_ERROR (bad usage,
+ * setup failed, write error; nothing left in tracefs).
  */
 int record_finish(struct record_opts *o, struct record_args *args, int status);
 
 /* CMD's full --help text to OUT. */
 void record_print_help(const struct record_cmd *cmd, FILE *out);
 
-/* "ftrec NAME: " + the message + "\n" on stderr, NAME being o->preset. Returns -1. */
-int record_usage_error(const struct record_opts *o, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
 /*
  * Every thread of process PID now, from /proc/PID/task (record/tasks.c):
  * a malloc'd array in *tids, its length returned; -1 with errno when the
- * process cannot be read (ESRCH: it does not exist).
+ * process cannot be read (ESRCH: it does not exist). Prints nothing.
  */
-long record_process_tids(int pid, int **tids);
+long tasks_of_process(int pid, int **tids);
 
 /*
- * Check a -p / -L argument: "N" with 1 <= N <= INT_MAX, an existing process
- * (-p: a thread group leader) or thread (-L). 0, or -1 after a one-line error.
+ * Parse a -p / -L argument (OPT: the option as typed): "N" with 1 <= N <= INT_MAX,
+ * an existing process (-p: a thread group leader) or thread (-L). 0 with *out set,
+ * or -1 after a msg_error (record/tasks.c).
  */
-int record_check_task(const struct record_opts *o, const char *opt, const char *arg,
-		      bool process, int *out);
+int tasks_parse(const char *opt, const char *arg, bool process, int *out);
 
 /*
- * Split a --trigger argument 'SYS:EVENT[ if FILTER]' into o->trigger_*.
- * 0, or -1 after a one-line error naming --trigger.
+ * Split a --trigger argument 'SYS:EVENT[ if FILTER]' into o->trigger_*
+ * (record/trigger.c). 0, or -1 after a msg_error naming --trigger.
  */
-int record_set_trigger(struct record_opts *o, const char *spec);
+int trigger_parse(struct record_opts *o, const char *spec);
 
 /*
  * Record until Ctrl-C, SIGTERM, SIGUSR1, -d expiry, COMMAND exit, --max-size or
- * the --trigger event; drain the
- * buffers, write the END section, undo every tracefs change, print one summary to
- * stderr. Returns an enum ftrec_exit value.
+ * the --trigger event; drain the buffers, write the END section, undo every
+ * tracefs change, print one summary to stderr. 0 when the recording is
+ * complete, -1 after a msg_error (record_finish makes the exit status).
  */
 int record_run(const struct record_opts *o);
 

@@ -4,6 +4,7 @@
  * Replays the undo state files of dead ftrec processes (top-level changes,
  * kprobes, kptr_restrict, their instance), then removes any instance named
  * ftrec-<pid> whose pid is not a live ftrec. Live recordings are not touched.
+ * What it did is its output (stdout, a line each); what failed, msg_error.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -12,6 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/cmd.h"
+#include "common/msg.h"
 #include "record/rec_int.h"
 #include "record/tfs.h"
 
@@ -35,7 +38,7 @@ static int replay_dir(const char *dir, int *done, int *failed)
 			printf("ftrec reset: undid the changes of dead ftrec %d (%s)\n", pid, path);
 			(*done)++;
 		} else {
-			fprintf(stderr, "ftrec reset: %s: %d step(s) failed\n", path, ret < 0 ? 1 : ret);
+			msg_error("%s: %d step(s) failed", path, ret < 0 ? 1 : ret);
 			(*failed)++;
 		}
 	}
@@ -49,10 +52,8 @@ static int remove_instance(const char *root, const char *name)
 	char p[PATH_MAX];
 	tfs_write(tfs_path(p, "%s/instances/%s/tracing_on", root, name), "0", false);
 	tfs_write(tfs_path(p, "%s/instances/%s/events/enable", root, name), "0", false);
-	if (rmdir(tfs_path(p, "%s/instances/%s", root, name)) < 0 && errno != ENOENT) {
-		fprintf(stderr, "ftrec reset: rmdir %s: %s\n", p, strerror(errno));
-		return -1;
-	}
+	if (rmdir(tfs_path(p, "%s/instances/%s", root, name)) < 0 && errno != ENOENT)
+		return msg_error_errno(errno, "rmdir %s", p);
 	printf("ftrec reset: removed instance %s\n", name);
 	return 0;
 }
@@ -78,19 +79,17 @@ static void remove_dead_instances(const char *root, int *done, int *failed)
 
 int cmd_reset(int argc, char **argv)
 {
+	if (cmd_wants_help(argc, argv))
+		return cmd_usage("usage: ftrec reset\n  undo what killed ftrec processes left in tracefs\n", true);
 	if (argc > 1) {
-		if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-			printf("usage: ftrec reset\n  undo what killed ftrec processes left in tracefs\n");
-			return FTREC_EXIT_OK;
-		}
-		fprintf(stderr, "ftrec reset: unexpected argument '%s'\n", argv[1]);
-		return FTREC_EXIT_ERROR;
+		msg_error("unexpected argument '%s'", argv[1]);
+		return CMD_EXIT_ERROR;
 	}
 	struct record_opts o;
 	record_opts_init(&o, "reset", argc, argv);
 	struct rec r = { .o = &o };
-	if (rec_find_tracefs(&r) < 0)
-		return FTREC_EXIT_ERROR;
+	if (instance_find_tracefs(&r) < 0)
+		return CMD_EXIT_ERROR;
 	int done = 0, failed = 0;
 	const char *over = getenv("FTREC_STATE_DIR");
 	if (over && *over)
@@ -101,5 +100,5 @@ int cmd_reset(int argc, char **argv)
 	remove_dead_instances(r.root, &done, &failed);
 	if (!done && !failed)
 		printf("ftrec reset: nothing to do\n");
-	return failed ? FTREC_EXIT_ERROR : FTREC_EXIT_OK;
+	return failed ? CMD_EXIT_ERROR : CMD_EXIT_OK;
 }

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * run.c - record_run(): the order of one recording.
+ * run.c - record_run(): the order of one recording, one step a function.
  *
- *   find tracefs -> create the output -> instance + options (undo log) ->
- *   INFO, START files -> readers -> tracing on, start marker -> COMMAND ->
- *   wait for a stop reason -> tracing off -> drain -> END files, END ->
- *   undo everything -> summary.
+ *   check_options -> prepare (find tracefs, create the output, instance +
+ *   options through the undo log) -> start_command (waits) -> write_start
+ *   (INFO, START files) -> start_readers -> start_tracing (tracing on, start
+ *   marker, COMMAND released) -> wait_for_stop -> stop_tracing (tracing off,
+ *   drain, END files, END) -> close_output (summary) -> undo everything.
  *
  * Signals are blocked in every thread and taken synchronously here with
  * sigtimedwait(), so a Ctrl-C during setup also ends in the same cleanup.
@@ -21,10 +22,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/msg.h"
 #include "record/rec_int.h"
 #include "record/tfs.h"
 
-uint64_t now_ns(clockid_t clk)
+uint64_t run_now_ns(clockid_t clk)
 {
 	struct timespec ts;
 	clock_gettime(clk, &ts);
@@ -45,21 +47,19 @@ static clockid_t clock_of(const char *trace_clock)
 	return (clockid_t)-1;
 }
 
-void rec_take_time_pair(struct rec *r, uint64_t *wall, uint64_t *trace)
+void run_time_pair(struct rec *r, uint64_t *wall, uint64_t *trace)
 {
 	clockid_t c = clock_of(r->clock);
-	*wall = now_ns(CLOCK_REALTIME);
-	*trace = c == (clockid_t)-1 ? 0 : now_ns(c);
+	*wall = run_now_ns(CLOCK_REALTIME);
+	*trace = c == (clockid_t)-1 ? 0 : run_now_ns(c);
 }
 
 static int count_cpus(struct rec *r)
 {
 	char p[PATH_MAX];
 	DIR *d = opendir(tfs_path(p, "%s/per_cpu", r->dir));
-	if (!d) {
-		fprintf(stderr, "ftrec: %s: %s\n", p, strerror(errno));
-		return -1;
-	}
+	if (!d)
+		return msg_error_errno(errno, "%s", p);
 	int max = -1;
 	for (struct dirent *e; (e = readdir(d));) {
 		int n;
@@ -68,7 +68,7 @@ static int count_cpus(struct rec *r)
 	}
 	closedir(d);
 	r->nr_cpus = max + 1;
-	return r->nr_cpus > 0 ? 0 : -1;
+	return r->nr_cpus > 0 ? 0 : msg_error("%s: no CPUs", p);
 }
 
 static void read_subbuf_size(struct rec *r)
@@ -80,33 +80,14 @@ static void read_subbuf_size(struct rec *r)
 	free(kb);
 }
 
-/* The command waits on a pipe so it starts only once tracing is on. */
-static int start_command(struct rec *r, int *release_fd, const sigset_t *orig_mask)
-{
-	int p[2];
-	if (pipe2(p, O_CLOEXEC) < 0)
-		return -1;
-	pid_t pid = fork();
-	if (pid < 0) {
-		fprintf(stderr, "ftrec: fork: %s\n", strerror(errno));
-		return -1;
-	}
-	if (pid == 0) {
-		char c;
-		close(p[1]);
-		sigprocmask(SIG_SETMASK, orig_mask, NULL);
-		signal(SIGPIPE, SIG_DFL);
-		if (read(p[0], &c, 1) != 1)
-			_exit(126); /* ftrec gave up before tracing started */
-		execvp(r->o->command[0], r->o->command);
-		fprintf(stderr, "ftrec: cannot run %s: %s\n", r->o->command[0], strerror(errno));
-		_exit(127);
-	}
-	close(p[0]);
-	*release_fd = p[1];
-	r->child = pid;
-	return 0;
-}
+/* What the steps of one recording hand on to each other, beyond struct rec. */
+struct run {
+	struct rec *r;
+	sigset_t orig_mask; /* the signal mask before record_run(): the COMMAND's */
+	int release_fd;     /* the COMMAND waits for a byte on it; -1: none is waiting */
+	bool tracing;       /* tracing was switched on: there is a recording to keep */
+	bool ok;            /* no error so far (set once a stop reason came) */
+};
 
 /*
  * The signals that end a recording (SIGUSR1: a reader hit --max-size or a write
@@ -120,6 +101,155 @@ static void stop_signals(sigset_t *set)
 	sigaddset(set, SIGHUP);
 	sigaddset(set, SIGCHLD);
 	sigaddset(set, SIGUSR1);
+}
+
+/* Options no parser could refuse alone (a preset may have set them). */
+static int check_options(const struct record_opts *o)
+{
+	if (!o->output)
+		return msg_error("no output file: give -o FILE.ftz");
+	if (o->pid == RECORD_PID_COMMAND && !o->command)
+		return msg_error("-p cmd needs a COMMAND after --");
+	if (trigger_check_options(o) < 0 || segs_check_options(o) < 0)
+		return -1;
+	return 0;
+}
+
+struct ftz_writer *run_create_output(const struct rec *r, const char *path)
+{
+	char err[512];
+	struct ftz_writer *w = ftz_writer_create(path, err, sizeof(err));
+
+	if (!w) {
+		msg_error("%s", err);
+		return NULL;
+	}
+	if (r->o->zstd_level)
+		ftz_writer_set_level(w, r->o->zstd_level);
+	return w;
+}
+
+/* Setup up to the point where the COMMAND can be started. */
+static int prepare(struct rec *r)
+{
+	if (instance_find_tracefs(r) < 0 || segs_open(r) < 0)
+		return -1;
+	r->w = run_create_output(r, r->out_path);
+	if (!r->w)
+		return -1;
+	r->undo = undo_open();
+	if (!r->undo || instance_setup(r) < 0 || count_cpus(r) < 0)
+		return -1;
+	read_subbuf_size(r);
+	return 0;
+}
+
+/*
+ * The COMMAND (if any) is forked now and waits on a pipe, so it starts only once
+ * tracing is on; with -p cmd its pid is the filter.
+ */
+static int start_command(struct run *run)
+{
+	struct rec *r = run->r;
+	int p[2];
+
+	if (!r->o->command)
+		return 0;
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return msg_error_errno(errno, "pipe");
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return msg_error_errno(errno, "fork");
+	}
+	if (pid == 0) {
+		char c;
+		close(p[1]);
+		sigprocmask(SIG_SETMASK, &run->orig_mask, NULL);
+		signal(SIGPIPE, SIG_DFL);
+		if (read(p[0], &c, 1) != 1)
+			_exit(126); /* ftrec gave up before tracing started */
+		execvp(r->o->command[0], r->o->command);
+		msg_error_errno(errno, "cannot run %s", r->o->command[0]);
+		_exit(127);
+	}
+	close(p[0]);
+	run->release_fd = p[1];
+	r->child = pid;
+	if (r->o->pid == RECORD_PID_COMMAND)
+		return instance_set_pid(r, r->child, 1);
+	return 0;
+}
+
+/* INFO and the START files, then the ring's first segment / the series' preamble. */
+static int write_start(struct rec *r)
+{
+	run_time_pair(r, &r->start_wall_ns, &r->start_trace_ns);
+	if (metadata_write_info(r) < 0)
+		return -1;
+	uint64_t info_end = ftz_writer_bytes(r->w);
+	if (metadata_write_start_files(r) < 0 || segs_start(r, info_end) < 0)
+		return -1;
+	return 0;
+}
+
+/* Every CPU's reader (with --kernel-ring only opened: they start at the stop). */
+static int start_readers(struct rec *r)
+{
+	if (capture_open(r) < 0)
+		return -1;
+	if (!r->o->kernel_ring) {
+		if (capture_start(r) < 0)
+			return -1;
+		capture_list_threads(r);
+	}
+	return 0;
+}
+
+static void write_start_marker(struct rec *r)
+{
+	char p[PATH_MAX], line[160];
+	snprintf(line, sizeof(line), "ftrec: start wall_ns=%llu trace_ns=%llu clock=%s\n",
+		 (unsigned long long)r->start_wall_ns, (unsigned long long)r->start_trace_ns, r->clock);
+	tfs_write(tfs_path(p, "%s/trace_marker", r->dir), line, false);
+}
+
+/* The progress line: what is recorded where, and how it stops. */
+static void announce(const struct rec *r)
+{
+	const struct record_opts *o = r->o;
+
+	fprintf(stderr, "ftrec: recording %zu event types%s into %s%s (instance %s)%s%s; Ctrl-C%s to stop\n",
+		r->nr_events, o->tracer ? " and a tracer" :
+		o->function_profile ? " and the function profiler" : "", o->output,
+		o->kernel_ring ? " from the kernel ring (overwrite mode, drained at the stop)" : "",
+		r->top_level ? "top level" : r->name, o->trigger ? "; stops at --trigger " : "",
+		o->trigger ? o->trigger : "", o->kernel_ring || o->trigger ? " or SIGUSR1" : "");
+}
+
+/* Tracing on (and the profiler), the start marker, then the COMMAND may run. */
+static int start_tracing(struct run *run)
+{
+	struct rec *r = run->r;
+
+	metadata_read_stats(r, 0);
+	run_time_pair(r, &r->start_wall_ns, &r->start_trace_ns);
+	if (instance_tracing_on(r, 1) < 0)
+		return msg_error("cannot switch tracing on in %s", r->dir);
+	run->tracing = true;
+	if (r->o->function_profile && profiler_start(r) < 0)
+		return -1;
+	write_start_marker(r);
+	if (!r->o->quiet)
+		announce(r);
+	if (run->release_fd >= 0) {
+		if (write(run->release_fd, "g", 1) != 1)
+			msg_error("cannot start the command");
+		close(run->release_fd);
+		run->release_fd = -1;
+	}
+	return 0;
 }
 
 #define TRIGGER_POLL_NS 100000000ull /* how often tracing_on is read for the --trigger */
@@ -144,7 +274,7 @@ static const char *wait_for_stop(struct rec *r)
 {
 	sigset_t set;
 	stop_signals(&set);
-	uint64_t start = now_ns(CLOCK_MONOTONIC);
+	uint64_t start = run_now_ns(CLOCK_MONOTONIC);
 	uint64_t deadline = r->o->duration > 0 ? start + (uint64_t)(r->o->duration * 1e9) : 0;
 	uint64_t interval = r->profiler_on ? (uint64_t)(r->o->snapshot_interval * 1e9) : 0;
 	uint64_t next_snapshot = interval ? start + interval : 0;
@@ -154,12 +284,12 @@ static const char *wait_for_stop(struct rec *r)
 			return "error: write failed";
 		if (atomic_load(&r->max_size_hit))
 			return "max-size";
-		uint64_t now = now_ns(CLOCK_MONOTONIC);
+		uint64_t now = run_now_ns(CLOCK_MONOTONIC);
 		if (deadline && now >= deadline)
 			return armed || !r->o->trigger ? "duration" : "trigger";
 		if (armed && trigger_fired(r)) {
 			armed = false;
-			rec_take_time_pair(r, &r->trigger_wall_ns, &r->trigger_trace_ns);
+			run_time_pair(r, &r->trigger_wall_ns, &r->trigger_trace_ns);
 			if (r->o->post <= 0)
 				return "trigger";
 			/*
@@ -171,12 +301,12 @@ static const char *wait_for_stop(struct rec *r)
 			if (!r->o->quiet)
 				fprintf(stderr, "ftrec: trigger %s fired; recording %.3g s more\n",
 					r->o->trigger, r->o->post);
-			if (rec_tracing_on(r, 1) < 0)
+			if (instance_tracing_on(r, 1) < 0)
 				return "trigger";
 			deadline = now + (uint64_t)(r->o->post * 1e9);
 		}
 		if (next_snapshot && now >= next_snapshot) {
-			if (snapshot_round(r) < 0)
+			if (profiler_snapshot(r) < 0)
 				return "error: snapshot failed";
 			/* A late round (a stalled host) does not make the next ones come faster. */
 			while (next_snapshot <= now)
@@ -209,6 +339,60 @@ static void end_command(struct rec *r)
 		r->child_reaped = 1;
 }
 
+/*
+ * Whatever step stopped the recording: tracing off, the readers drained and
+ * joined, the END files and END written (when all went well), the COMMAND ended.
+ */
+static void stop_tracing(struct run *run)
+{
+	struct rec *r = run->r;
+
+	if (run->tracing && r->profiler_on && run->ok && profiler_snapshot(r) < 0)
+		run->ok = false; /* the last round: counts up to the stop */
+	if (run->tracing)
+		instance_tracing_on(r, 0);
+	run_time_pair(r, &r->end_wall_ns, &r->end_trace_ns);
+	if (run->release_fd >= 0)
+		close(run->release_fd); /* the command never starts: it exits 126 */
+	if (r->o->kernel_ring && run->tracing) {
+		/* Only now the readers start, and only to drain the whole ring. */
+		atomic_store(&r->stop, 1);
+		if (capture_start(r) < 0)
+			run->ok = false;
+		capture_list_threads(r);
+	}
+	capture_stop(r);
+	if (segs_finish(r) < 0)
+		run->ok = false;
+	if (r->cpus && run->tracing)
+		metadata_read_stats(r, 1);
+	if (run->ok && !atomic_load(&r->write_failed) && metadata_write_end(r) < 0)
+		run->ok = false;
+	end_command(r);
+}
+
+/* The summary (after a complete recording) and the output closed; nothing kept unless traced. */
+static void close_output(struct run *run)
+{
+	struct rec *r = run->r;
+
+	if (!r->w)
+		return;
+	int werr = ftz_writer_error(r->w);
+	if (run->ok)
+		summary_print(r);
+	int cerr = ftz_writer_close(r->w);
+	if (werr || cerr) {
+		msg_error("%s: write failed: %s", r->out_path, strerror(-(werr ? werr : cerr)));
+		run->ok = false;
+	}
+	r->w = NULL;
+	if (!run->tracing) { /* nothing was recorded: leave no half file */
+		unlink(r->out_path);
+		segs_abandon(r);
+	}
+}
+
 static void free_rec(struct rec *r)
 {
 	for (size_t i = 0; i < r->nr_events; i++) {
@@ -221,153 +405,33 @@ static void free_rec(struct rec *r)
 	free(r->info_text);
 }
 
-static void write_start_marker(struct rec *r)
-{
-	char p[PATH_MAX], line[160];
-	snprintf(line, sizeof(line), "ftrec: start wall_ns=%llu trace_ns=%llu clock=%s\n",
-		 (unsigned long long)r->start_wall_ns, (unsigned long long)r->start_trace_ns, r->clock);
-	tfs_write(tfs_path(p, "%s/trace_marker", r->dir), line, false);
-}
-
-/* Setup up to the point where tracing can be switched on. 0 or -1 (message printed). */
-static int prepare(struct rec *r, char *err, size_t errlen)
-{
-	if (rec_find_tracefs(r) < 0)
-		return -1;
-	if (segs_open(r, err, errlen) < 0) {
-		fprintf(stderr, "ftrec: %s\n", err);
-		return -1;
-	}
-	r->w = ftz_writer_create(r->out_path, err, errlen);
-	if (!r->w) {
-		fprintf(stderr, "ftrec: %s\n", err);
-		return -1;
-	}
-	if (r->o->zstd_level)
-		ftz_writer_set_level(r->w, r->o->zstd_level);
-	r->undo = undo_open(err, errlen);
-	if (!r->undo) {
-		fprintf(stderr, "ftrec: %s\n", err);
-		return -1;
-	}
-	if (rec_setup(r) < 0 || count_cpus(r) < 0)
-		return -1;
-	read_subbuf_size(r);
-	return 0;
-}
-
 int record_run(const struct record_opts *o)
 {
 	struct rec rec = { .o = o, .main_thread = pthread_self() };
-	struct rec *r = &rec;
-	char err[512];
-	int release_fd = -1, ok = 0, tracing = 0;
+	struct run run = { .r = &rec, .release_fd = -1 };
+	sigset_t block;
 
-	if (!o->output) {
-		fprintf(stderr, "ftrec %s: no output file: give -o FILE.ftz\n", o->preset ? o->preset : "record");
-		return FTREC_EXIT_ERROR;
-	}
-	if (o->pid == RECORD_PID_COMMAND && !o->command) {
-		fprintf(stderr, "ftrec: -p cmd needs a COMMAND after --\n");
-		return FTREC_EXIT_ERROR;
-	}
-	if (flight_check_options(o) < 0 || segs_check_options(o) < 0)
-		return FTREC_EXIT_ERROR;
-	sigset_t block, orig;
+	if (check_options(o) < 0)
+		return -1;
 	stop_signals(&block);
 	sigaddset(&block, SIGUSR2); /* readers unblock it for themselves */
-	pthread_sigmask(SIG_BLOCK, &block, &orig);
+	pthread_sigmask(SIG_BLOCK, &block, &run.orig_mask);
 	signal(SIGPIPE, SIG_IGN);
 
-	if (prepare(r, err, sizeof(err)) < 0)
-		goto cleanup;
-	if (o->command && start_command(r, &release_fd, &orig) < 0)
-		goto cleanup;
-	if (o->pid == RECORD_PID_COMMAND && rec_set_pid(r, r->child, 1) < 0)
-		goto cleanup;
-	rec_take_time_pair(r, &r->start_wall_ns, &r->start_trace_ns);
-	if (meta_write_info(r) < 0)
-		goto cleanup;
-	uint64_t info_end = ftz_writer_bytes(r->w);
-	if (meta_write_start_files(r) < 0 || segs_start(r, info_end) < 0)
-		goto cleanup;
-	if (capture_open(r) < 0)
-		goto cleanup;
-	if (!o->kernel_ring) {
-		if (capture_start(r) < 0)
-			goto cleanup;
-		capture_list_threads(r);
+	if (prepare(&rec) == 0 && start_command(&run) == 0 && write_start(&rec) == 0 &&
+	    start_readers(&rec) == 0 && start_tracing(&run) == 0) {
+		rec.stop_reason = wait_for_stop(&rec);
+		run.ok = true;
 	}
-	meta_read_stats(r, 0);
-	rec_take_time_pair(r, &r->start_wall_ns, &r->start_trace_ns);
-	if (rec_tracing_on(r, 1) < 0) {
-		fprintf(stderr, "ftrec: cannot switch tracing on in %s\n", r->dir);
-		goto cleanup;
+	/* Every way out, also a failure half-way, ends here. */
+	stop_tracing(&run);
+	close_output(&run);
+	capture_close(&rec);
+	if (undo_finish(rec.undo) > 0) {
+		msg_error("some tracefs settings could not be restored: run 'ftrec reset'");
+		run.ok = false;
 	}
-	tracing = 1;
-	if (o->function_profile && profiler_start(r) < 0)
-		goto cleanup;
-	write_start_marker(r);
-	if (!o->quiet)
-		fprintf(stderr, "ftrec: recording %zu event types%s into %s%s (instance %s)%s%s; Ctrl-C%s to stop\n",
-			r->nr_events, o->tracer ? " and a tracer" :
-			o->function_profile ? " and the function profiler" : "", o->output,
-			o->kernel_ring ? " from the kernel ring (overwrite mode, drained at the stop)" : "",
-			r->top_level ? "top level" : r->name, o->trigger ? "; stops at --trigger " : "",
-			o->trigger ? o->trigger : "", o->kernel_ring || o->trigger ? " or SIGUSR1" : "");
-	if (release_fd >= 0) {
-		if (write(release_fd, "g", 1) != 1)
-			fprintf(stderr, "ftrec: cannot start the command\n");
-		close(release_fd);
-		release_fd = -1;
-	}
-	r->stop_reason = wait_for_stop(r);
-	ok = 1;
-
-cleanup:
-	if (tracing && r->profiler_on && ok && snapshot_round(r) < 0)
-		ok = 0; /* the last round: counts up to the stop */
-	if (tracing)
-		rec_tracing_on(r, 0);
-	rec_take_time_pair(r, &r->end_wall_ns, &r->end_trace_ns);
-	if (release_fd >= 0)
-		close(release_fd); /* the command never starts: it exits 126 */
-	if (o->kernel_ring && tracing) {
-		/* Only now the readers start, and only to drain the whole ring. */
-		atomic_store(&r->stop, 1);
-		if (capture_start(r) < 0)
-			ok = 0;
-		capture_list_threads(r);
-	}
-	capture_stop(r);
-	if (segs_finish(r) < 0)
-		ok = 0;
-	if (r->cpus && tracing)
-		meta_read_stats(r, 1);
-	if (ok && !atomic_load(&r->write_failed) && meta_write_end(r) < 0)
-		ok = 0;
-	end_command(r);
-	if (r->w) {
-		int werr = ftz_writer_error(r->w);
-		if (ok)
-			summary_print(r);
-		int cerr = ftz_writer_close(r->w);
-		if (werr || cerr) {
-			fprintf(stderr, "ftrec: %s: write failed: %s\n", r->out_path, strerror(-(werr ? werr : cerr)));
-			ok = 0;
-		}
-		r->w = NULL;
-		if (!tracing) { /* nothing was recorded: leave no half file */
-			unlink(r->out_path);
-			segs_abandon(r);
-		}
-	}
-	capture_close(r);
-	if (undo_finish(r->undo) > 0) {
-		fprintf(stderr, "ftrec: some tracefs settings could not be restored: run 'ftrec reset'\n");
-		ok = 0;
-	}
-	free_rec(r);
+	free_rec(&rec);
 	/* Signals stay blocked: a second Ctrl-C must not kill us after the cleanup. */
-	return ok ? FTREC_EXIT_OK : FTREC_EXIT_ERROR;
+	return run.ok ? 0 : -1;
 }

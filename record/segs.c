@@ -36,6 +36,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/msg.h"
 #include "record/rec_int.h"
 #include "record/tfs.h"
 
@@ -88,27 +89,18 @@ bool segs_active(const struct rec *r)
 
 int segs_check_options(const struct record_opts *o)
 {
-	const char *who = o->preset ? o->preset : "record";
 	const char *mode = o->ring_size ? "--ring" : "--rotate";
 
 	if (!o->ring_size && !o->rotate_size && !(o->rotate_secs > 0))
 		return 0;
-	if (o->ring_size && (o->rotate_size || o->rotate_secs > 0)) {
-		fprintf(stderr, "ftrec %s: --ring and --rotate cannot go together (a ring keeps the newest, a series keeps all)\n", who);
-		return -1;
-	}
-	if (o->kernel_ring) {
-		fprintf(stderr, "ftrec %s: %s cannot go with --kernel-ring: the kernel ring already bounds what is kept (-b per CPU) and writes nothing before the stop\n", who, mode);
-		return -1;
-	}
-	if (o->max_size) {
-		fprintf(stderr, "ftrec %s: %s cannot go with --max-size: %s bounds the files itself\n", who, mode, mode);
-		return -1;
-	}
-	if (o->function_profile) {
-		fprintf(stderr, "ftrec %s: %s records events; --profile records none\n", who, mode);
-		return -1;
-	}
+	if (o->ring_size && (o->rotate_size || o->rotate_secs > 0))
+		return msg_error("--ring and --rotate cannot go together (a ring keeps the newest, a series keeps all)");
+	if (o->kernel_ring)
+		return msg_error("%s cannot go with --kernel-ring: the kernel ring already bounds what is kept (-b per CPU) and writes nothing before the stop", mode);
+	if (o->max_size)
+		return msg_error("%s cannot go with --max-size: %s bounds the files itself", mode, mode);
+	if (o->function_profile)
+		return msg_error("%s records events; --profile records none", mode);
 	return 0;
 }
 
@@ -132,7 +124,7 @@ static int new_capture_id(char *out)
 }
 
 /* NAME.ftz -> directory and stem. The output must end in .ftz: the segment names are made from it. */
-static int split_output(struct rec *r, struct segs *s, char *err, size_t errlen)
+static int split_output(struct rec *r, struct segs *s)
 {
 	const char *out = r->o->output;
 	size_t len = strlen(out);
@@ -140,17 +132,14 @@ static int split_output(struct rec *r, struct segs *s, char *err, size_t errlen)
 	int rc = 0;
 
 	if (!copy || !copy2) {
-		snprintf(err, errlen, "%s: out of memory", out);
-		rc = -1;
+		rc = msg_error("%s: out of memory", out);
 	} else if (len < 5 || strcmp(out + len - 4, ".ftz")) {
-		snprintf(err, errlen, "%s: with --ring or --rotate the output name must end in .ftz (the other files are named after it)", out);
-		rc = -1;
+		rc = msg_error("%s: with --ring or --rotate the output name must end in .ftz (the other files are named after it)", out);
 	} else {
 		const char *dir = dirname(copy);
 		char *base = basename(copy2);
 		if (strlen(base) - 4 >= sizeof(s->stem) || strlen(dir) >= sizeof(s->dir)) {
-			snprintf(err, errlen, "%s: name too long for --ring/--rotate", out);
-			rc = -1;
+			rc = msg_error("%s: name too long for --ring/--rotate", out);
 		} else {
 			snprintf(s->dir, sizeof(s->dir), "%s", dir);
 			snprintf(s->stem, sizeof(s->stem), "%.*s", (int)(strlen(base) - 4), base);
@@ -221,11 +210,11 @@ static void remove_stale(const struct segs *s, bool ring)
 	}
 	closedir(d);
 	if (removed)
-		fprintf(stderr, "ftrec: removed %u %s of an earlier recording to %s/%s.ftz\n", removed,
-			ring ? "segments" : "series files", s->dir, s->stem);
+		msg_note("removed %u %s of an earlier recording to %s/%s.ftz", removed,
+			 ring ? "segments" : "series files", s->dir, s->stem);
 }
 
-int segs_open(struct rec *r, char *err, size_t errlen)
+int segs_open(struct rec *r)
 {
 	struct segs *s;
 
@@ -233,9 +222,10 @@ int segs_open(struct rec *r, char *err, size_t errlen)
 	if (!segs_active(r))
 		return 0;
 	s = r->segs = calloc(1, sizeof(*s));
-	snprintf(err, errlen, "%s: cannot set up --ring/--rotate", r->o->output);
-	if (!s || split_output(r, s, err, errlen) < 0 || new_capture_id(s->capture_id) < 0)
+	if (s && split_output(r, s) < 0)
 		return -1;
+	if (!s || new_capture_id(s->capture_id) < 0)
+		return msg_error("%s: cannot set up --ring/--rotate", r->o->output);
 	pthread_mutex_init(&s->lock, NULL);
 	read_boot_id(s->boot_id, sizeof(s->boot_id));
 	remove_stale(s, ring_mode(r));
@@ -275,19 +265,15 @@ void segs_info_keys(struct rec *r, FILE *f)
 static int ring_new_segment(struct rec *r, uint32_t no)
 {
 	struct segs *s = r->segs;
-	char tmp[PATH_MAX], final[PATH_MAX], e[512], *text = NULL;
+	char tmp[PATH_MAX], final[PATH_MAX], *text = NULL;
 	struct ftz_writer *w;
 	int rc;
 
 	seg_path(s, tmp, sizeof(tmp), no, true);
 	seg_path(s, final, sizeof(final), no, false);
-	w = ftz_writer_create(tmp, e, sizeof(e));
-	if (!w) {
-		fprintf(stderr, "ftrec: %s\n", e);
+	w = run_create_output(r, tmp);
+	if (!w)
 		return -EIO;
-	}
-	if (r->o->zstd_level)
-		ftz_writer_set_level(w, r->o->zstd_level);
 	if (asprintf(&text, "%sring_segment=%" PRIu32 "\nring_before_pages=%" PRIu64
 		     "\nring_before_events=%" PRIu64 "\nring_before_bytes=%" PRIu64 "\n",
 		     r->info_text ? r->info_text : "", no, s->before_pages, s->before_events,
@@ -298,7 +284,7 @@ static int ring_new_segment(struct rec *r, uint32_t no)
 	if (!rc && rename(tmp, final) < 0)
 		rc = -errno;
 	if (rc) {
-		fprintf(stderr, "ftrec: %s: %s\n", final, strerror(-rc));
+		msg_error_errno(rc, "%s", final);
 		ftz_writer_close(w);
 		unlink(tmp);
 		return rc;
@@ -309,18 +295,35 @@ static int ring_new_segment(struct rec *r, uint32_t no)
 	return 0;
 }
 
-/* Close the current segment (it becomes the newest complete one). Lock held. */
+/*
+ * A segment's write failed: said here, since run.c checks only the head's writer.
+ * Returns RC (-errno). Lock held.
+ */
+static int ring_write_error(const struct segs *s, int rc)
+{
+	char p[PATH_MAX];
+
+	seg_path(s, p, sizeof(p), s->cur_no, false);
+	msg_error("%s: write failed: %s", p, strerror(-rc));
+	return rc;
+}
+
+/* Close the current segment (it becomes the newest complete one). 0 or -errno. Lock held. */
 static int ring_close_current(struct segs *s)
 {
 	uint64_t bytes = ftz_writer_bytes(s->cur);
 	int rc = ftz_writer_close(s->cur);
 
 	s->cur = NULL;
+	if (rc && !s->error) /* an earlier write's error was said then */
+		ring_write_error(s, rc);
 	if (s->nr_kept == s->cap_kept) {
 		size_t cap = s->cap_kept ? 2 * s->cap_kept : 16;
 		struct kept_seg *n = realloc(s->kept, cap * sizeof(*n));
-		if (!n)
+		if (!n) {
+			msg_error("out of memory");
 			return -ENOMEM;
+		}
 		s->kept = n;
 		s->cap_kept = cap;
 	}
@@ -343,7 +346,7 @@ static void ring_trim(struct rec *r)
 		const struct kept_seg *k = &s->kept[drop++];
 		seg_path(s, p, sizeof(p), k->no, false);
 		if (unlink(p) < 0 && errno != ENOENT)
-			fprintf(stderr, "ftrec: warning: cannot delete %s: %s\n", p, strerror(errno));
+			msg_warn("cannot delete %s: %s", p, strerror(errno));
 		s->kept_bytes -= k->bytes;
 		s->trimmed_segments++;
 		s->trimmed_pages += k->pages;
@@ -388,7 +391,7 @@ out:
 	if (fd >= 0)
 		close(fd);
 	if (rc)
-		fprintf(stderr, "ftrec: %s: cannot read back its START sections\n", r->out_path);
+		msg_error("%s: cannot read back its START sections", r->out_path);
 	return rc;
 }
 
@@ -401,9 +404,9 @@ int segs_start(struct rec *r, uint64_t info_end)
 		return 0;
 	s->counts = calloc((size_t)r->nr_cpus, sizeof(*s->counts));
 	if (!s->counts)
-		return -1;
+		return msg_error("out of memory");
 	if (!ring_mode(r)) {
-		s->file_start_ns = now_ns(CLOCK_MONOTONIC);
+		s->file_start_ns = run_now_ns(CLOCK_MONOTONIC);
 		s->file_meta_end = ftz_writer_bytes(r->w);
 		s->cur = r->w;
 		return series_keep_preamble(r, info_end) < 0 ? -1 : 0;
@@ -424,8 +427,11 @@ int segs_write_pages(struct rec *r, int cpu, const void *pages, uint32_t nr, uin
 	rc = s->error;
 	if (!rc && !s->cur)
 		rc = -EIO;
-	if (!rc)
+	if (!rc) {
 		rc = ftz_write_pages(s->cur, (uint32_t)cpu, r->subbuf_size, pages, nr);
+		if (rc && ring_mode(r))
+			ring_write_error(s, rc);
+	}
 	if (!rc) {
 		s->cur_pages += nr;
 		s->cur_events += events;
@@ -441,42 +447,40 @@ int segs_write_pages(struct rec *r, int cpu, const void *pages, uint32_t nr, uin
 	return rc;
 }
 
-/* Open file NO of the series with its INFO, the START sections and fresh stats. */
-static struct ftz_writer *series_new_file(struct rec *r, uint32_t no)
+/*
+ * Open file NO of the series with its INFO, the START sections and fresh stats,
+ * under its name FINAL (PATH_MAX bytes). NULL after a message.
+ */
+static struct ftz_writer *series_new_file(struct rec *r, uint32_t no, char *final)
 {
 	struct segs *s = r->segs;
-	char tmp[PATH_MAX], final[PATH_MAX], e[512];
+	char tmp[PATH_MAX];
 	struct ftz_writer *w, *old = r->w;
 	int rc;
 
 	series_path(s, tmp, sizeof(tmp), no, true);
-	series_path(s, final, sizeof(final), no, false);
-	w = ftz_writer_create(tmp, e, sizeof(e));
-	if (!w) {
-		fprintf(stderr, "ftrec: %s\n", e);
+	series_path(s, final, PATH_MAX, no, false);
+	w = run_create_output(r, tmp);
+	if (!w)
 		return NULL;
-	}
-	if (r->o->zstd_level)
-		ftz_writer_set_level(w, r->o->zstd_level);
-	/* meta_* write to r->w: the readers write through s->cur, which is still the old file */
+	/* metadata_* write to r->w: the readers write through s->cur, which is still the old file */
 	r->w = w;
 	s->file_no = no;
-	rc = meta_write_info(r);
+	rc = metadata_write_info(r);
 	if (!rc)
 		rc = ftz_write_raw_sections(w, s->preamble, s->preamble_len);
 	if (!rc)
-		rc = meta_write_stats(r, FTZ_PHASE_START);
+		rc = metadata_write_stats(r, FTZ_PHASE_START);
 	if (!rc && rename(tmp, final) < 0)
 		rc = -errno;
 	r->w = old;
 	if (rc) {
-		fprintf(stderr, "ftrec: %s: cannot start the next file of the series: %s\n", final,
-			strerror(rc < 0 ? -rc : EIO));
+		msg_error("%s: cannot start the next file of the series: %s", final,
+			  strerror(rc < 0 ? -rc : EIO));
 		ftz_writer_close(w);
 		unlink(tmp);
 		return NULL;
 	}
-	snprintf(r->out_path, sizeof(r->out_path), "%s", final);
 	return w;
 }
 
@@ -484,12 +488,15 @@ static struct ftz_writer *series_new_file(struct rec *r, uint32_t no)
 static int series_rotate(struct rec *r)
 {
 	struct segs *s = r->segs;
+	char next[PATH_MAX];
 	struct cpu_counts *fresh = calloc((size_t)r->nr_cpus, sizeof(*fresh));
-	struct ftz_writer *old = r->w, *w = fresh ? series_new_file(r, s->file_no + 1) : NULL;
+	struct ftz_writer *old = r->w, *w = fresh ? series_new_file(r, s->file_no + 1, next) : NULL;
 	const char *reason = r->stop_reason;
 	uint64_t meta_end;
 	int rc;
 
+	if (!fresh)
+		msg_error("out of memory");
 	if (!w) {
 		free(fresh);
 		return -1;
@@ -501,15 +508,18 @@ static int series_rotate(struct rec *r)
 	s->counts = fresh;
 	pthread_mutex_unlock(&s->lock);
 	r->stop_reason = "rotate";
-	rec_take_time_pair(r, &r->end_wall_ns, &r->end_trace_ns);
-	rc = meta_write_end(r);
+	run_time_pair(r, &r->end_wall_ns, &r->end_trace_ns);
+	rc = metadata_write_end(r);
 	r->stop_reason = reason;
 	free(s->end_counts);
 	s->end_counts = NULL;
-	if (ftz_writer_close(old) < 0)
-		rc = -1;
+	int cerr = ftz_writer_close(old);
+	if (cerr < 0 && rc == 0) /* else its END already said why */
+		rc = msg_error("%s: write failed: %s", r->out_path, strerror(-cerr));
+	/* the ended file's messages named it; from now on the new one is the output */
+	snprintf(r->out_path, sizeof(r->out_path), "%s", next);
 	r->w = w;
-	s->file_start_ns = now_ns(CLOCK_MONOTONIC);
+	s->file_start_ns = run_now_ns(CLOCK_MONOTONIC);
 	s->file_meta_end = meta_end;
 	return rc < 0 ? -1 : 0;
 }
@@ -530,7 +540,7 @@ int segs_poll(struct rec *r)
 		return -1;
 	due = (r->o->rotate_size && ftz_writer_bytes(r->w) - s->file_meta_end >= r->o->rotate_size) ||
 	      (r->o->rotate_secs > 0 &&
-	       now_ns(CLOCK_MONOTONIC) - s->file_start_ns >= (uint64_t)(r->o->rotate_secs * 1e9));
+	       run_now_ns(CLOCK_MONOTONIC) - s->file_start_ns >= (uint64_t)(r->o->rotate_secs * 1e9));
 	return due ? series_rotate(r) : 0;
 }
 

@@ -1,40 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * summary.c - the one summary ftrec prints at exit. Loss is never silent: it
+ * summary.c - the one summary ftrec prints at exit (on stderr, as it is: not a
+ * message; a loss also gives a msg_warn). Loss is never silent: it
  * shows the kernel's own counters (overrun, commit overrun, dropped events:
  * deltas between the START and END stats) and the sub-buffers that carry the
  * missed-events flag. Events are counted by the readers with kbuffer, page by
  * page, so "events" is what the file holds.
  */
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/wait.h>
 
+#include "common/msg.h"
 #include "record/rec_int.h"
-
-int stats_parse(const char *text, struct cpu_stats *st)
-{
-	static const struct {
-		const char *key;
-		size_t off;
-	} keys[] = {
-		{ "entries:", offsetof(struct cpu_stats, entries) },
-		{ "overrun:", offsetof(struct cpu_stats, overrun) },
-		{ "commit overrun:", offsetof(struct cpu_stats, commit_overrun) },
-		{ "bytes:", offsetof(struct cpu_stats, bytes) },
-		{ "dropped events:", offsetof(struct cpu_stats, dropped) },
-		{ "read events:", offsetof(struct cpu_stats, read_events) },
-	};
-	memset(st, 0, sizeof(*st));
-	for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
-		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-			if (!strncmp(l, keys[i].key, strlen(keys[i].key)))
-				*(uint64_t *)((char *)st + keys[i].off) =
-					strtoull(l + strlen(keys[i].key), NULL, 10);
-	st->valid = 1;
-	return 0;
-}
 
 static uint64_t delta(uint64_t end, uint64_t start)
 {
@@ -89,14 +66,14 @@ void summary_print(struct rec *r)
 	segs_summary(r);
 	if (r->snap_rounds)
 		fprintf(stderr, "  function profiler: %u rounds of %zu per-CPU tables stored\n",
-			r->snap_rounds, r->nr_snap_files);
+			r->snap_rounds, r->snap_files.n);
 	if (r->o->kernel_ring && (t_lost || t_missed))
 		/* Overwriting is what the ring is for: the file keeps the newest -b KB per CPU. */
 		fprintf(stderr, "  kernel ring: %llu older events overwritten; the file holds the newest %llu\n",
 			(unsigned long long)t_lost, (unsigned long long)t_events);
 	else if (t_lost || t_missed)
-		fprintf(stderr, "ftrec: WARNING: events were LOST (%llu counted by the kernel, %llu pages flagged): use a larger -b, fewer events or a filter\n",
-			(unsigned long long)t_lost, (unsigned long long)t_missed);
+		msg_warn("events were LOST (%llu counted by the kernel, %llu pages flagged): use a larger -b, fewer events or a filter",
+			 (unsigned long long)t_lost, (unsigned long long)t_missed);
 	if (r->child_reaped) {
 		if (WIFEXITED(r->child_status))
 			fprintf(stderr, "  command exited with status %d\n", WEXITSTATUS(r->child_status));

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/msg.h"
 #include "record/record.h"
 #include "record/tfs.h"
 
@@ -20,7 +21,7 @@ static int cmp_int(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-long record_process_tids(int pid, int **tids)
+long tasks_of_process(int pid, int **tids)
 {
 	char path[PATH_MAX];
 	DIR *d = opendir(tfs_path(path, "/proc/%d/task", pid));
@@ -76,8 +77,7 @@ static int tgid_of(int tid)
 	return tgid;
 }
 
-int record_check_task(const struct record_opts *o, const char *opt, const char *arg,
-		      bool process, int *out)
+int tasks_parse(const char *opt, const char *arg, bool process, int *out)
 {
 	char *end;
 	errno = 0;
@@ -86,15 +86,15 @@ int record_check_task(const struct record_opts *o, const char *opt, const char *
 	/* Digits only: no sign, no blanks, no "0x" (the kernel would read them otherwise). */
 	if (!*arg || strspn(arg, "0123456789") != strlen(arg) || *end || errno || v <= 0 ||
 	    v > INT_MAX)
-		return record_usage_error(o, "%s '%s': expected a %s id, a number from 1 to %d%s", opt,
-					  arg, process ? "process" : "thread", INT_MAX,
-					  process ? " (or 'cmd' before a -- COMMAND)" : "");
+		return msg_error("%s '%s': expected a %s id, a number from 1 to %d%s", opt, arg,
+				 process ? "process" : "thread", INT_MAX,
+				 process ? " (or 'cmd' before a -- COMMAND)" : "");
 	int tgid = tgid_of((int)v);
 	if (tgid < 0)
-		return record_usage_error(o, "%s %ld: no such %s", opt, v, process ? "process" : "thread");
+		return msg_error("%s %ld: no such %s", opt, v, process ? "process" : "thread");
 	if (process && tgid != v)
-		return record_usage_error(o, "%s %ld is a thread of process %d: -L %ld records the thread, -p %d the process",
-					  opt, v, tgid, v, tgid);
+		return msg_error("%s %ld is a thread of process %d: -L %ld records the thread, -p %d the process",
+				 opt, v, tgid, v, tgid);
 	*out = (int)v;
 	return 0;
 }

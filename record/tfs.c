@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/msg.h"
 #include "record/tfs.h"
 
 char *tfs_read(const char *path, size_t *len)
@@ -152,7 +153,7 @@ char *tfs_path(char *buf, const char *fmt, ...)
 	int n = vsnprintf(buf, PATH_MAX, fmt, ap);
 	va_end(ap);
 	if (n < 0 || n >= PATH_MAX) {
-		fprintf(stderr, "ftrec: path too long: %s\n", buf);
+		msg_error("path too long: %s", buf);
 		abort();
 	}
 	return buf;

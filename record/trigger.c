@@ -22,10 +22,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/msg.h"
 #include "record/rec_int.h"
 #include "record/tfs.h"
 
-int record_set_trigger(struct record_opts *o, const char *spec)
+int trigger_parse(struct record_opts *o, const char *spec)
 {
 	const char *cond = strstr(spec, " if ");
 	size_t name_len = cond ? (size_t)(cond - spec) : strlen(spec);
@@ -38,13 +39,13 @@ int record_set_trigger(struct record_opts *o, const char *spec)
 
 	int ret = 0;
 	if (!name)
-		ret = record_usage_error(o, "out of memory");
+		ret = msg_error("out of memory");
 	else if (o->trigger)
-		ret = record_usage_error(o, "--trigger given twice (one trigger event per recording)");
+		ret = msg_error("--trigger given twice (one trigger event per recording)");
 	else if (!colon || colon == name || !colon[1] || strpbrk(name, "/*?[], \t"))
-		ret = record_usage_error(o, "--trigger '%s': expected 'SYSTEM:EVENT[ if FILTER]', one event, no globs", spec);
+		ret = msg_error("--trigger '%s': expected 'SYSTEM:EVENT[ if FILTER]', one event, no globs", spec);
 	else if (filter && !*filter)
-		ret = record_usage_error(o, "--trigger '%s': empty FILTER after 'if'", spec);
+		ret = msg_error("--trigger '%s': empty FILTER after 'if'", spec);
 	if (ret < 0) {
 		free(name);
 		return ret;
@@ -64,12 +65,10 @@ int trigger_add_event(struct rec *r)
 	char p[PATH_MAX];
 	if (!o->trigger)
 		return 0;
-	if (!tfs_exists(tfs_path(p, "%s/events/%s/%s/trigger", r->dir, o->trigger_system, o->trigger_event))) {
-		fprintf(stderr, "ftrec: --trigger %s:%s: no such event with a trigger file (see %s/available_events)\n",
-			o->trigger_system, o->trigger_event, r->root);
-		return -1;
-	}
-	return rec_add_event(r, o->trigger_system, o->trigger_event, NULL);
+	if (!tfs_exists(tfs_path(p, "%s/events/%s/%s/trigger", r->dir, o->trigger_system, o->trigger_event)))
+		return msg_error("--trigger %s:%s: no such event with a trigger file (see %s/available_events)",
+				 o->trigger_system, o->trigger_event, r->root);
+	return instance_add_event(r, o->trigger_system, o->trigger_event, NULL);
 }
 
 /* After the events are enabled: the traceoff trigger, through the undo log. */
@@ -84,13 +83,12 @@ int trigger_install(struct rec *r)
 	snprintf(text, sizeof(text), "traceoff:1%s%s\n", o->trigger_filter ? " if " : "",
 		 o->trigger_filter ? o->trigger_filter : "");
 	snprintf(undo, sizeof(undo), "!%s", text);
-	char *log_before = rec_error_log(r, p);
+	char *log_before = instance_error_log(r, p);
 	int ret = undo_append(r->undo, p, text, undo);
 	if (ret < 0) {
-		char *reason = log_before ? rec_kernel_reason(r, p, log_before) : NULL;
-		fprintf(stderr, "ftrec: --trigger '%s': the kernel refused the trigger in %s: %s%s%s\n",
-			o->trigger, p, strerror(-ret), reason ? " -- kernel says: " : "",
-			reason ? reason : "");
+		char *reason = log_before ? instance_kernel_reason(r, p, log_before) : NULL;
+		msg_error("--trigger '%s': the kernel refused the trigger in %s: %s%s%s", o->trigger, p,
+			  strerror(-ret), reason ? " -- kernel says: " : "", reason ? reason : "");
 		free(reason);
 	}
 	free(log_before);
@@ -111,20 +109,13 @@ int trigger_fired(struct rec *r)
  * Options that cannot go together, checked once the preset filled the options.
  * 0, or -1 after a one-line error.
  */
-int flight_check_options(const struct record_opts *o)
+int trigger_check_options(const struct record_opts *o)
 {
-	const char *who = o->preset ? o->preset : "record";
-	if (o->post > 0 && !o->trigger) {
-		fprintf(stderr, "ftrec %s: --post needs --trigger (it counts from the trigger)\n", who);
-		return -1;
-	}
-	if (o->post > 0 && o->kernel_ring) {
-		fprintf(stderr, "ftrec %s: --post cannot go with --kernel-ring: the ring is drained at the trigger\n", who);
-		return -1;
-	}
-	if (o->function_profile && (o->kernel_ring || o->trigger)) {
-		fprintf(stderr, "ftrec %s: --kernel-ring and --trigger record events; --profile records no events\n", who);
-		return -1;
-	}
+	if (o->post > 0 && !o->trigger)
+		return msg_error("--post needs --trigger (it counts from the trigger)");
+	if (o->post > 0 && o->kernel_ring)
+		return msg_error("--post cannot go with --kernel-ring: the ring is drained at the trigger");
+	if (o->function_profile && (o->kernel_ring || o->trigger))
+		return msg_error("--kernel-ring and --trigger record events; --profile records no events");
 	return 0;
 }

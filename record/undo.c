@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/msg.h"
 #include "record/tfs.h"
 #include "record/undo.h"
 
@@ -43,11 +44,11 @@ static const char *state_dir_override(void)
 	return d && *d ? d : NULL;
 }
 
-struct undo_log *undo_open(char *errbuf, size_t errlen)
+struct undo_log *undo_open(void)
 {
 	struct undo_log *u = calloc(1, sizeof(*u));
 	if (!u) {
-		snprintf(errbuf, errlen, "out of memory");
+		msg_error("out of memory");
 		return NULL;
 	}
 	u->fd = -1;
@@ -65,8 +66,7 @@ struct undo_log *undo_open(char *errbuf, size_t errlen)
 			return u;
 		err = errno;
 	}
-	snprintf(errbuf, errlen, "cannot create undo state file in %s: %s",
-		 dirs[0], strerror(err));
+	msg_error("cannot create undo state file in %s: %s", dirs[0], strerror(err));
 	free(u);
 	return NULL;
 }
@@ -105,8 +105,7 @@ static void persist(struct undo_log *u, const char *line, size_t len)
 	if (u->fd < 0)
 		return;
 	if (write(u->fd, line, len) != (ssize_t)len)
-		fprintf(stderr, "ftrec: warning: cannot write undo state %s: %s\n",
-			u->state_path, strerror(errno));
+		msg_warn("cannot write undo state %s: %s", u->state_path, strerror(errno));
 	fdatasync(u->fd);
 }
 
@@ -369,8 +368,8 @@ static int replay_step(const struct undo_step *st)
 			int bad = 0;
 			ret = tfs_write_lines(st->path, st->value ? st->value : "", false, &bad);
 			if (ret < 0)
-				fprintf(stderr, "ftrec: cleanup: %s: entry %d of the saved list refused (%s); the others are back\n",
-					st->path, bad, strerror(-ret));
+				msg_error("cleanup: %s: entry %d of the saved list refused (%s); the others are back",
+					  st->path, bad, strerror(-ret));
 		} else {
 			ret = tfs_write(st->path, st->value ? st->value : "", false);
 		}
@@ -388,7 +387,7 @@ static int replay_step(const struct undo_step *st)
 		ret = -EINVAL;
 	}
 	if (ret < 0)
-		fprintf(stderr, "ftrec: cleanup: cannot restore %s: %s\n", st->path, strerror(-ret));
+		msg_error("cleanup: cannot restore %s: %s", st->path, strerror(-ret));
 	return ret;
 }
 

@@ -16,8 +16,8 @@
 
 struct undo_log;
 
-/* Create the log for this process (state file <dir>/ftrec-<pid>.undo). NULL + errbuf on failure. */
-struct undo_log *undo_open(char *errbuf, size_t errlen);
+/* Create the log for this process (state file <dir>/ftrec-<pid>.undo). NULL after a msg_error. */
+struct undo_log *undo_open(void);
 
 /*
  * Write VALUE to PATH (truncating), after saving the old value and pushing the
@@ -44,8 +44,8 @@ int undo_append(struct undo_log *u, const char *path, const char *value,
 int undo_mkdir(struct undo_log *u, const char *path);
 
 /*
- * Replay every step newest first, keep going past failures (each is reported on
- * stderr with the file), delete the state file and free u. Returns the number of
+ * Replay every step newest first, keep going past failures (each is a msg_error
+ * naming the file), delete the state file and free u. Returns the number of
  * steps that failed.
  */
 int undo_finish(struct undo_log *u);

@@ -20,6 +20,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "common/msg.h"
 #include "record/record.h"
 
 /* The presets' descriptions (declared for ftrec by record/main.c's table). */
@@ -349,7 +350,7 @@ static void test_process_and_threads(void **state)
 	pthread_barrier_wait(&started);
 
 	int *tids;
-	long n = record_process_tids(getpid(), &tids);
+	long n = tasks_of_process(getpid(), &tids);
 	assert_int_equal(n, 4);
 	bool seen_main = false;
 	for (long i = 0; i < n; i++)
@@ -386,7 +387,7 @@ static void test_process_and_threads(void **state)
 	pthread_barrier_wait(&done);
 	for (int i = 0; i < 3; i++)
 		pthread_join(t[i], NULL);
-	assert_int_equal(record_process_tids(999999999, &tids), -1);
+	assert_int_equal(tasks_of_process(999999999, &tids), -1);
 }
 
 int main(void)
@@ -402,5 +403,6 @@ int main(void)
 		cmocka_unit_test(test_help_wins),
 		cmocka_unit_test(test_process_and_threads),
 	};
+	msg_set_prefix("ftrec (test)"); /* the refusals printed are ftrec's, as cmd_main would name them */
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Bad input: a one-line error naming the problem, a non-zero exit, no output
-# file, and nothing left in tracefs (compared with a snapshot taken before).
+# Bad input: a one-line error naming the problem (prefixed "ftrec COMMAND: ", as
+# every message of a command), a non-zero exit, no output file, and nothing left
+# in tracefs (compared with a snapshot taken before).
 . "$(dirname "$0")/lib.sh"
 require_root_tracefs
 require_bin "$FTREC"
@@ -23,42 +24,42 @@ expect_error() {
 	assert_no_leftovers
 }
 
-expect_error "unknown event" "block:no_such_event: no such event" \
+expect_error "unknown event" "^ftrec record: -e block:no_such_event: no such event" \
 	"$FTREC" record -e block:no_such_event -o "$tmp/out.ftz" -d 1
-expect_error "unknown event among good ones" "nosys:\*: no such event" \
+expect_error "unknown event among good ones" "^ftrec record: -e nosys:\*: no such event" \
 	"$FTREC" record -e 'block:*' -e 'nosys:*' -o "$tmp/out.ftz" -d 1
-expect_error "event without system" "-e block_rq_issue: expected SYSTEM:EVENT" \
+expect_error "event without system" "^ftrec record: -e block_rq_issue: expected SYSTEM:EVENT" \
 	"$FTREC" record -e block_rq_issue -o "$tmp/out.ftz" -d 1
 # The kernel rejects the filter; its error_log explains why.
-expect_error "bad filter" "block_rq_issue/filter: Invalid argument -- kernel says: .*(no_such_field|Field not found)" \
+expect_error "bad filter" "^ftrec record: cannot write .*block_rq_issue/filter: Invalid argument -- kernel says: .*(no_such_field|Field not found)" \
 	"$FTREC" record -e block:block_rq_issue -f 'no_such_field == 1' -o "$tmp/out.ftz" -d 1
-expect_error "-f before -e" "-f .* must follow the -e" \
+expect_error "-f before -e" "^ftrec record: -f .* must follow the -e" \
 	"$FTREC" record -f 'bytes > 1' -e block:block_rq_issue -o "$tmp/out.ftz" -d 1
-expect_error "unwritable output" "/nonexistent-dir/x.ftz" \
+expect_error "unwritable output" "^ftrec record: .*/nonexistent-dir/x.ftz" \
 	"$FTREC" record -e block:block_rq_issue -o /nonexistent-dir/x.ftz -d 1
-expect_error "missing -o" "no output file" \
+expect_error "missing -o" "^ftrec record: no output file" \
 	"$FTREC" record -e block:block_rq_issue -d 1
-expect_error "unknown clock" "-C nosuchclock: unknown trace clock" \
+expect_error "unknown clock" "^ftrec record: -C nosuchclock: unknown trace clock" \
 	"$FTREC" record -e block:block_rq_issue -C nosuchclock -o "$tmp/out.ftz" -d 1
-expect_error "bad duration" "-d: expected a number" \
+expect_error "bad duration" "^ftrec record: -d: expected a number" \
 	"$FTREC" record -e block:block_rq_issue -d soon -o "$tmp/out.ftz"
-expect_error "unknown option" "unknown option '--frobnicate'" \
+expect_error "unknown option" "^ftrec record: unknown option '--frobnicate'" \
 	"$FTREC" record -e block:block_rq_issue --frobnicate -o "$tmp/out.ftz"
-expect_error "no events" "no events" \
+expect_error "no events" "^ftrec record: no events" \
 	"$FTREC" record -o "$tmp/out.ftz" -d 1
-expect_error "-p cmd without command" "-p cmd needs a COMMAND" \
+expect_error "-p cmd without command" "^ftrec record: -p cmd needs a COMMAND" \
 	"$FTREC" record -e block:block_rq_issue -p cmd -o "$tmp/out.ftz"
 mkdir -p "$tmp/empty"
-expect_error "missing tracefs (FTREC_TRACEFS=empty dir)" "no tracefs at $tmp/empty" \
+expect_error "missing tracefs (FTREC_TRACEFS=empty dir)" "^ftrec record: no tracefs at $tmp/empty" \
 	env FTREC_TRACEFS="$tmp/empty" "$FTREC" record -e block:block_rq_issue -o "$tmp/out.ftz" -d 1
-expect_error "not root" "must run as root" \
+expect_error "not root" "^ftrec record: must run as root" \
 	setpriv --reuid=65534 --regid=65534 --clear-groups \
 	env ASAN_OPTIONS=detect_leaks=0 "$FTREC" record -e block:block_rq_issue -o "$tmp/out.ftz" -d 1
-expect_error "unknown command" "unknown command 'recrod'" "$FTREC" recrod
+expect_error "unknown command (no command yet: the program's prefix)" "^ftrec: unknown command 'recrod'" "$FTREC" recrod
 # A command that cannot run: the recording still ends cleanly (exit 0), the summary says 127.
 "$FTREC" record -q -e block:block_rq_issue -o "$tmp/cmd.ftz" -- /nonexistent/cmd 2>"$tmp/err"
 assert_eq "missing COMMAND: ftrec exit" 0 "$?"
-assert_contains "missing COMMAND: error names it" "$tmp/err" "cannot run /nonexistent/cmd"
+assert_contains "missing COMMAND: error names it" "$tmp/err" "^ftrec record: cannot run /nonexistent/cmd"
 assert_contains "missing COMMAND: status in summary" "$tmp/err" "command exited with status 127"
 assert_no_leftovers
 

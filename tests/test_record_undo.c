@@ -148,8 +148,7 @@ static int teardown(void **state)
 static void test_restore_formats(void **state)
 {
 	(void)state;
-	char err[256];
-	struct undo_log *u = undo_open(err, sizeof(err));
+	struct undo_log *u = undo_open();
 	assert_non_null(u);
 	assert_true(undo_pid_is_live_ftrec(getpid())); /* holds its state file open */
 	assert_false(undo_pid_is_live_ftrec(getppid()));
@@ -178,8 +177,7 @@ static void test_restore_formats(void **state)
 static void test_failed_change_is_cancelled(void **state)
 {
 	(void)state;
-	char err[256];
-	struct undo_log *u = undo_open(err, sizeof(err));
+	struct undo_log *u = undo_open();
 	assert_non_null(u);
 	assert_int_equal(undo_write(u, path_of("no/such/file"), "1"), -ENOENT);
 	/* Readable but not writable, even for root (sysfs: no store method, EACCES at open). */
@@ -197,8 +195,7 @@ static void test_replay_after_kill(void **state)
 	pid_t pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		char err[256];
-		struct undo_log *u = undo_open(err, sizeof(err));
+		struct undo_log *u = undo_open();
 		if (!u || undo_mkdir(u, path_of("instance")) < 0 ||
 		    undo_write(u, path_of("instance/enable"), "1") != -ENOENT || /* fails: no step */
 		    undo_write(u, path_of("current_tracer"), "function\twith tab") < 0 ||
@@ -249,14 +246,13 @@ static void test_list_written_entry_by_entry(void **state)
 static void test_restore_user_lists(void **state)
 {
 	(void)state;
-	char err[256];
 	put("set_ftrace_filter", "vfs_read\nnull_queue_rq [null_blk]\n*:mod:ext4\n"
 				 "ksys_sync:traceoff:count=3\nvfs_fsync:stacktrace:unlimited\n");
 	put("set_graph_function", "vfs_write\nnull_queue_rq [null_blk]\n");
 	put("set_ftrace_notrace", "#### no functions disabled ####\n");
 	put("enable", "1*\n");
 	put("buffer_size_kb", "2048\n");
-	struct undo_log *u = undo_open(err, sizeof(err));
+	struct undo_log *u = undo_open();
 	assert_non_null(u);
 	int line = -1;
 	assert_int_equal(undo_write_list(u, path_of("set_ftrace_filter"), "ksys_read\n", &line), 0);
@@ -278,9 +274,8 @@ static void test_restore_user_lists(void **state)
 static void test_partly_written_list_is_undone(void **state)
 {
 	(void)state;
-	char err[256];
 	put("set_ftrace_filter", "user_a\nuser_b\n");
-	struct undo_log *u = undo_open(err, sizeof(err));
+	struct undo_log *u = undo_open();
 	assert_non_null(u);
 	int line = 0;
 	assert_int_equal(undo_write_list(u, path_of("set_ftrace_filter"), "ours\nrefused\n", &line), -EINVAL);
@@ -294,9 +289,8 @@ static void test_partly_written_list_is_undone(void **state)
 static void test_refused_filter_is_undone(void **state)
 {
 	(void)state;
-	char err[256];
 	put("filter", "nr_sector > 1\n");
-	struct undo_log *u = undo_open(err, sizeof(err));
+	struct undo_log *u = undo_open();
 	assert_non_null(u);
 	assert_int_equal(undo_write(u, path_of("filter"), "refused_field == 1"), -EINVAL);
 	assert_file("filter", "refused_field == 1");
@@ -313,8 +307,7 @@ static void test_replay_lists_after_kill(void **state)
 	pid_t pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		char err[256];
-		struct undo_log *u = undo_open(err, sizeof(err));
+		struct undo_log *u = undo_open();
 		if (!u || undo_write(u, path_of("set_ftrace_filter"), "x\ny\n") < 0 ||
 		    undo_write(u, path_of("set_graph_function"), "") < 0)
 			_exit(1);

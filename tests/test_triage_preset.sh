@@ -58,9 +58,10 @@ if [ -d "$TRACEFS/events/syscalls" ]; then
 	# else one note and the recording goes on; never a probe left behind
 	probe_hits=$("$FTANA" sql "$tmp/s.ftz" "SELECT count(*) FROM event_types WHERE name = 'ftrec_open_path'" --csv | tail -n 1)
 	if [ ! -e "$TRACEFS/kprobe_events" ]; then
+		# (the summary, and its loss warning on a busy host, are not about the probe)
 		assert_eq "--syscalls without kprobes: one note, and no other" \
 			"ftrec triage: note: this kernel has no kprobe_events: the optional probe left out" \
-			"$(grep -v '^ftrec: stopped\|^  ' "$tmp/s.err")"
+			"$(grep -v '^ftrec: stopped\|^  \|^ftrec triage: warning: events were LOST' "$tmp/s.err")"
 		assert_eq "--syscalls without kprobes: no probe event in the capture" 0 "$probe_hits"
 	else
 		assert_eq "--syscalls with kprobes: the probe recorded, or one note saying it was refused" 1 \

@@ -49,9 +49,9 @@ expect "triage: the trigger's SIGUSR1 is the last signal_generate" 10 \
 expect "kprobe refused: exit" 1 "$(cat kprobe-refused.rc)"
 expect "kprobe refused: one line" 1 "$(grep -c . kprobe-refused.err)"
 expect "kprobe refused: the kernel's reason from the top-level error_log" 1 \
-	"$(grep -c 'kernel says: trace_kprobe: error: Invalid probed address or symbol Command: p:ftrec_[0-9]*/nosym no_such_function_h7b' kprobe-refused.err)"
+	"$(grep -c '^ftrec kprobe: cannot write .* -- kernel says: trace_kprobe: error: Invalid probed address or symbol Command: p:ftrec_[0-9]*/nosym no_such_function_h7b' kprobe-refused.err)"
 expect "funccount refused: exit" 1 "$(cat funccount-refused.rc)"
 expect "funccount refused: names the entry and file" 1 \
-	"$(grep -c "cannot write 'no_such_function_h7c' to .*/set_ftrace_filter: Invalid argument\$" funccount-refused.err)"
+	"$(grep -c "^ftrec funccount: cannot write 'no_such_function_h7c' to .*/set_ftrace_filter: Invalid argument\$" funccount-refused.err)"
 expect "funccount refused: no old error_log entry quoted" 0 "$(grep -c 'kernel says' funccount-refused.err)"
 check_done
