@@ -10,7 +10,7 @@
 
 static char program[32] = "ftana";
 static char *prefix;
-static bool notes = true;
+static bool notes = true, keeping;
 static char **warnings;
 static size_t nr_warnings;
 
@@ -115,6 +115,10 @@ static void vwarn(const char *what, const char *fmt, va_list ap)
 	if (!s)
 		return;
 	put(what, "warning: ", s);
+	if (!keeping) {
+		free(s);
+		return;
+	}
 	if (what && asprintf(&kept, "%s: %s", what, s) < 0)
 		kept = NULL;
 	if (what) {
@@ -156,6 +160,11 @@ void msg_note(const char *fmt, ...)
 	if (s)
 		put(NULL, "note: ", s);
 	free(s);
+}
+
+void msg_keep_warnings(bool on)
+{
+	keeping = on;
 }
 
 size_t msg_warnings(const char *const **list)

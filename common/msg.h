@@ -51,7 +51,10 @@ void msg_warn_at(const char *what, const char *fmt, ...) __attribute__((format(p
 void msg_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void msg_set_notes(bool on);
 
-/* The warnings said so far, oldest first (unescaped: JSON escapes by itself). */
+/* Keep the warnings from now on for msg_warnings (ftana's JSON documents; off by
+ * default, so a long-running ftrec does not accumulate them). */
+void msg_keep_warnings(bool on);
+/* The warnings kept so far, oldest first (unescaped: JSON escapes by itself). */
 size_t msg_warnings(const char *const **list);
 /* Forget them (a test running several reports in one process). */
 void msg_warnings_clear(void);

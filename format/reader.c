@@ -181,14 +181,19 @@ static const char *check_stored(struct ftz_reader *r, const struct ftz_sec_hdr *
  * Read, checksum and (with decode) decompress the payload of header h at off
  * into *out (grown as needed; NUL-terminated so text payloads are C strings).
  * The compressed bytes go through the reader's scratch buffer. NULL, or why not.
+ * FRAME (without decode): a zstd payload of a known type is still checked to be
+ * one frame of the declared size, so a scan that leaves PAGES compressed stops
+ * at every damage a full read would (but a frame whose blocks do not decompress
+ * under a good checksum, which only a hostile writer makes: found when read).
  */
 static const char *load_payload(struct ftz_reader *r, const struct ftz_sec_hdr *h, uint64_t off,
-				struct ftz_section *sec, bool decode, uint8_t **out, size_t *out_cap)
+				struct ftz_section *sec, bool decode, bool frame, uint8_t **out,
+				size_t *out_cap)
 {
 	unsigned long long frame_len;
 	size_t n;
 
-	if (!decode)
+	if (!decode && !(frame && h->flags == FTZ_FLAG_ZSTD))
 		return check_stored(r, h, off);
 	if (!(h->flags & FTZ_FLAG_ZSTD)) {
 		if (reserve(out, out_cap, h->stored_len) < 0)
@@ -218,6 +223,8 @@ static const char *load_payload(struct ftz_reader *r, const struct ftz_sec_hdr *
 	frame_len = ZSTD_getFrameContentSize(r->stored, h->stored_len);
 	if (frame_len != h->raw_len)
 		return "zstd frame does not declare the section's raw length";
+	if (!decode)
+		return NULL;
 	if (reserve(out, out_cap, h->raw_len) < 0)
 		return "out of memory for the decompressed payload";
 	n = ZSTD_decompressDCtx(r->dctx, *out, h->raw_len, r->stored, h->stored_len);
@@ -265,11 +272,11 @@ static int read_section(struct ftz_reader *r, uint64_t pos, struct ftz_section *
 		.type = h.type, .flags = h.flags, .offset = pos,
 		.stored_len = h.stored_len, .raw_len = h.raw_len,
 	};
-	/* The checksum is verified even when the payload is not decoded, so a fast
-	 * scan stops at the same damage as a full read (except a bad zstd frame
-	 * under a good checksum, which only a writer bug could produce). */
+	/* The checksum and the frame are verified even when the payload is not
+	 * decoded, so a fast scan stops at the same damage as a full read (except a
+	 * frame whose blocks are bad under a good checksum: load_payload). */
 	*why = load_payload(r, &h, pos + FTZ_SEC_HDR_LEN, sec,
-			    known && (want_pages || h.type != FTZ_SEC_PAGES), out, out_cap);
+			    known && (want_pages || h.type != FTZ_SEC_PAGES), known, out, out_cap);
 	return *why ? FTZ_READ_DAMAGE : FTZ_READ_OK;
 }
 

@@ -309,6 +309,7 @@ static int ctx_init(struct report_ctx *ctx, const struct report_def *def, int ar
 	ctx->fmt = OUT_TEXT;
 	slice_init(&ctx->slice);
 	msg_warnings_clear();
+	msg_keep_warnings(true);
 	ctx->opts = calloc(1, def->opts_size ? def->opts_size : 1);
 	if (!ctx->opts)
 		return msg_error("out of memory");

@@ -9,6 +9,7 @@
  * rowid range of every event table, found by binary search, not by a scan).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * derive.h - tables derived from the event tables ONCE, in C, in one ordered pass over
+ * their inputs, instead of window-function views re-run by every report (issue 23).
+ * The documented names (docs/SQL.md) are kept: what was a TEMP view is now a table,
+ * or a thin view over a narrow table, with the same columns and rows. The SQL views
+ * they replace live on in tests/oracle/ as the reference the C must agree with.
+ *
+ * Each derive_* reads its inputs from db (any of them may be missing: a capture
+ * without those events derives empty tables) and creates its outputs in SCHEMA:
+ * "main" (the cache database, at import, on a writable connection) or "temp" (a
+ * .db made elsewhere that lacks them, on a report's read-only connection). Existing
+ * outputs in that schema are replaced. 0, or -1 after msg_error (common/msg.h).
+ */
+#ifndef IMPORT_DERIVE_H
+#define IMPORT_DERIVE_H
+
+#include <sqlite3.h>
+#include <stdbool.h>
+
+/* Scheduler intervals: oncpu, runq_waits, offcpu (import/derive_sched.c).
+ * Inputs: sched_switch, sched_wakeup, sched_wakeup_new, sched_waking, lost_events. */
+int derive_sched(sqlite3 *db, const char *schema);
+
+/* Block I/O pairs: io_pairs, io, io_dropped (import/derive_io.c).
+ * Inputs: block_rq_insert, block_rq_issue, block_rq_complete, lost_events. */
+int derive_io(sqlite3 *db, const char *schema);
+
+/* Syscall entries paired with their exits: syscall_calls (import/derive_syscalls.c).
+ * Inputs: every syscalls:sys_enter_* / sys_exit_* table (event_types), lost_events,
+ * tasks. */
+int derive_syscalls(sqlite3 *db, const char *schema);
+
+/* Does SCHEMA already hold the outputs of derive_NAME ("sched", "io", "syscalls")? */
+bool derive_present(sqlite3 *db, const char *schema, const char *name);
+
+#endif
