@@ -9,6 +9,7 @@
 #include <string.h>
 #include <traceevent/trace-seq.h>
 
+#include "common/msg.h"
 #include "decode/decode.h"
 #include "bench/bench_clock.h"
 
@@ -16,7 +17,6 @@ int main(int argc, char **argv)
 {
 	bool print = argc > 2 && !strcmp(argv[2], "--print");
 	double t0 = now_s();
-	char err[256];
 	struct dec *d;
 	struct dec_event ev;
 	struct trace_seq s;
@@ -26,11 +26,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: decode_only FILE.ftz [--print]\n");
 		return 1;
 	}
-	d = dec_open(argv[1], err, sizeof(err));
-	if (!d) {
-		fprintf(stderr, "decode_only: %s\n", err);
+	msg_set_program("decode_only"); /* the decoder's errors: "decode_only: ..." */
+	d = dec_open(argv[1]);
+	if (!d)
 		return 1;
-	}
 	trace_seq_init(&s);
 	while (dec_next(d, &ev) > 0) {
 		n++;

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "common/msg.h"
 #include "decode/capture_set.h"
 #include "format/ftz.h"
 
@@ -60,19 +61,16 @@ static bool kv_num(const char *info, const char *key, unsigned long long *v)
 	return !errno && !*end;
 }
 
-/* Does member M belong with HEAD? 0, or -1 with err naming what differs. */
-static int check_same(const char *head_path, const char *head, const struct member *m,
-		      char *err, size_t errlen)
+/* Does member M belong with HEAD? 0, or -1 after an error naming what differs. */
+static int check_same(const char *head_path, const char *head, const struct member *m)
 {
 	for (size_t i = 0; i < sizeof(same_keys) / sizeof(same_keys[0]); i++) {
 		char a[256] = "", b[256] = "";
 		bool ha = kv(head, same_keys[i], a, sizeof(a)), hb = kv(m->info, same_keys[i], b, sizeof(b));
 
-		if (ha != hb || strcmp(a, b)) {
-			snprintf(err, errlen, "%s: not part of the capture %s (%s differs: '%.60s' against '%.60s')",
-				 m->path, head_path, same_keys[i], hb ? b : "(none)", ha ? a : "(none)");
-			return -1;
-		}
+		if (ha != hb || strcmp(a, b))
+			return msg_error("%s: not part of the capture %s (%s differs: '%.60s' against '%.60s')",
+					 m->path, head_path, same_keys[i], hb ? b : "(none)", ha ? a : "(none)");
 	}
 	return 0;
 }
@@ -158,8 +156,7 @@ static int set_paths(struct cset *cs, struct member *m, size_t n, const char *he
 }
 
 /* The head of a disk ring: its segments, from its own directory only. */
-static int open_ring(const char *head_path, const char *head, struct cset *cs, char *err,
-		     size_t errlen)
+static int open_ring(const char *head_path, const char *head, struct cset *cs)
 {
 	char prefix[256], *copy = strdup(head_path), *mem = NULL;
 	const char *dir;
@@ -174,14 +171,14 @@ static int open_ring(const char *head_path, const char *head, struct cset *cs, c
 	kv(head, "ring_prefix", prefix, sizeof(prefix));
 	/* The prefix comes from the file: a plain name in this directory, nothing else. */
 	if (!prefix[0] || prefix[0] == '.' || strchr(prefix, '/') || strlen(prefix) > 200) {
-		snprintf(err, errlen, "%s: ring_prefix '%.60s' is not a plain file name: refused",
-			 head_path, prefix);
+		msg_error("%s: ring_prefix '%.60s' is not a plain file name: refused",
+			  head_path, prefix);
 		goto out;
 	}
 	dir = dirname(copy);
 	d = opendir(dir);
 	if (!d) {
-		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+		msg_error_errno(errno, "%s", dir);
 		goto out;
 	}
 	for (struct dirent *e; (e = readdir(d));) {
@@ -194,7 +191,7 @@ static int open_ring(const char *head_path, const char *head, struct cset *cs, c
 		if (snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) >= (int)sizeof(path))
 			continue;
 		if (lstat(path, &st) < 0 || !S_ISREG(st.st_mode)) {
-			snprintf(err, errlen, "%s: not a regular file (a ring's segments are never links): refused", path);
+			msg_error("%s: not a regular file (a ring's segments are never links): refused", path);
 			goto out;
 		}
 		if (add_member(&m, &n, &cap, path) < 0)
@@ -207,13 +204,13 @@ static int open_ring(const char *head_path, const char *head, struct cset *cs, c
 
 		m[i].info = read_info(m[i].path);
 		if (!m[i].info) {
-			snprintf(err, errlen, "%s: a ring segment without an INFO section (not written by ftrec, or cut at its start)", m[i].path);
+			msg_error("%s: a ring segment without an INFO section (not written by ftrec, or cut at its start)", m[i].path);
 			goto out;
 		}
-		if (check_same(head_path, head, &m[i], err, errlen) < 0)
+		if (check_same(head_path, head, &m[i]) < 0)
 			goto out;
 		if (!kv_num(m[i].info, "ring_segment", &own) || own != m[i].no) {
-			snprintf(err, errlen, "%s: its INFO says it is not segment %llu (renamed?): refused", m[i].path, m[i].no);
+			msg_error("%s: its INFO says it is not segment %llu (renamed?): refused", m[i].path, m[i].no);
 			goto out;
 		}
 	}
@@ -251,7 +248,7 @@ static int open_ring(const char *head_path, const char *head, struct cset *cs, c
 	rc = 0;
 	goto out;
 nomem:
-	snprintf(err, errlen, "%s: out of memory", head_path);
+	msg_error("%s: out of memory", head_path);
 out:
 	if (f)
 		fclose(f);
@@ -264,8 +261,7 @@ out:
 }
 
 /* Several files given together: one --rotate series, in its order. */
-static int open_series(const char *const *args, size_t nargs, struct cset *cs, char *err,
-		       size_t errlen)
+static int open_series(const char *const *args, size_t nargs, struct cset *cs)
 {
 	struct member *m = calloc(nargs, sizeof(*m));
 	size_t n = 0, len = 0;
@@ -282,7 +278,7 @@ static int open_series(const char *const *args, size_t nargs, struct cset *cs, c
 		bool dup = false;
 
 		if (stat(args[i], &st) < 0) {
-			snprintf(err, errlen, "%s: %s", args[i], strerror(errno));
+			msg_error_errno(errno, "%s", args[i]);
 			goto out;
 		}
 		for (size_t j = 0; j < n; j++)
@@ -295,25 +291,25 @@ static int open_series(const char *const *args, size_t nargs, struct cset *cs, c
 		if (!x->path)
 			goto nomem;
 		if (!x->info) {
-			snprintf(err, errlen, "%s: not an .ftz recording (no INFO section): cannot be joined", x->path);
+			msg_error("%s: not an .ftz recording (no INFO section): cannot be joined", x->path);
 			goto out;
 		}
 		if (kv(x->info, "ring_prefix", (char[8]){ 0 }, 8)) {
-			snprintf(err, errlen, "%s: a disk ring or one of its segments: open the ring's head alone", x->path);
+			msg_error("%s: a disk ring or one of its segments: open the ring's head alone", x->path);
 			goto out;
 		}
 		if (!kv_num(x->info, "series_index", &x->no) || x->no < 1) {
-			snprintf(err, errlen, "%s: not a file of an ftrec --rotate series (no series_index from 1 up): cannot be joined", x->path);
+			msg_error("%s: not a file of an ftrec --rotate series (no series_index from 1 up): cannot be joined", x->path);
 			goto out;
 		}
-		if (n > 1 && check_same(m[0].path, m[0].info, x, err, errlen) < 0)
+		if (n > 1 && check_same(m[0].path, m[0].info, x) < 0)
 			goto out;
 	}
 	qsort(m, n, sizeof(*m), by_number);
 	for (size_t i = 1; i < n; i++)
 		if (m[i].no == m[i - 1].no) {
-			snprintf(err, errlen, "%s: file %llu of the series, like %s: refused (which one is right?)",
-				 m[i].path, m[i].no, m[i - 1].path);
+			msg_error("%s: file %llu of the series, like %s: refused (which one is right?)",
+				  m[i].path, m[i].no, m[i - 1].path);
 			goto out;
 		}
 	f = open_memstream(&mem, &len);
@@ -333,32 +329,30 @@ static int open_series(const char *const *args, size_t nargs, struct cset *cs, c
 	rc = 0;
 	goto out;
 nomem:
-	snprintf(err, errlen, "%s: out of memory", args[0]);
+	msg_error("%s: out of memory", args[0]);
 out:
 	free(mem);
 	free_members(m, n);
 	return rc;
 }
 
-int cset_open(const char *const *args, size_t nargs, struct cset *cs, char *err, size_t errlen)
+int cset_open(const char *const *args, size_t nargs, struct cset *cs)
 {
 	char *info;
 
 	memset(cs, 0, sizeof(*cs));
-	if (nargs == 0) {
-		snprintf(err, errlen, "no input file");
-		return -1;
-	}
+	if (nargs == 0)
+		return msg_error("no input file");
 	if (nargs > 1)
-		return open_series(args, nargs, cs, err, errlen);
+		return open_series(args, nargs, cs);
 	info = read_info(args[0]);
 	if (info && kv(info, "ring_segment", (char[8]){ 0 }, 8)) {
-		snprintf(err, errlen, "%s: a segment of a disk ring: open the ring's head (the .ftz without .ring-N in its name)", args[0]);
+		msg_error("%s: a segment of a disk ring: open the ring's head (the .ftz without .ring-N in its name)", args[0]);
 		free(info);
 		return -1;
 	}
 	if (info && kv(info, "ring_prefix", (char[8]){ 0 }, 8)) {
-		int rc = open_ring(args[0], info, cs, err, errlen);
+		int rc = open_ring(args[0], info, cs);
 
 		free(info);
 		if (rc < 0)
@@ -370,7 +364,7 @@ int cset_open(const char *const *args, size_t nargs, struct cset *cs, char *err,
 	cs->paths = calloc(2, sizeof(*cs->paths));
 	cs->keys = strdup("");
 	if (!cs->paths || !cs->keys || !(cs->paths[0] = strdup(args[0]))) {
-		snprintf(err, errlen, "%s: out of memory", args[0]);
+		msg_error("%s: out of memory", args[0]);
 		cset_free(cs);
 		return -1;
 	}

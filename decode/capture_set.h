@@ -27,8 +27,9 @@ struct cset {
 	char *keys;     /* "key=value\n" lines about the set (segments, gaps, trimmed), "" for one file */
 };
 
-/* Resolve ARGS (one path, or several files of one series) into *cs. 0, or -1 with err set. */
-int cset_open(const char *const *args, size_t nargs, struct cset *cs, char *err, size_t errlen);
+/* Resolve ARGS (one path, or several files of one series) into *cs. 0, or -1 after
+ * a one-line error (common/msg.h). */
+int cset_open(const char *const *args, size_t nargs, struct cset *cs);
 void cset_free(struct cset *cs);
 
 #endif

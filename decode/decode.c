@@ -6,10 +6,12 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/msg.h"
 #include "decode/capture_set.h"
 #include "decode/decode_int.h"
 
@@ -106,7 +108,7 @@ static void take_info(struct dec *d, const struct ftz_section *sec)
  * again): a bad zstd frame must stop the file at its offset before any event is
  * merged, or events of later sections of other CPUs would already be out.
  */
-int dec_scan(struct dec *d, struct ftz_reader *r, char *err, size_t errlen)
+int dec_scan(struct dec *d, struct ftz_reader *r)
 {
 	struct ftz_section sec;
 	int rc;
@@ -125,11 +127,9 @@ int dec_scan(struct dec *d, struct ftz_reader *r, char *err, size_t errlen)
 			return 0;
 		}
 
-		if (!d->info && (sec.type != FTZ_SEC_INFO || !sec.data)) {
-			snprintf(err, errlen, "%s: the first section is not INFO: not a recording",
-				 d->path);
-			return -EINVAL;
-		}
+		if (!d->info && (sec.type != FTZ_SEC_INFO || !sec.data))
+			return dec_fail(d, "%s: the first section is not INFO: not a recording",
+					d->path);
 		if (sec.type == FTZ_SEC_PAGES && sec.data) {
 			if (ftz_parse_pages(&sec, &p) < 0) {
 				set_damage(d, sec.offset, "invalid PAGES payload (length is not 16 + nr_pages * page_size)");
@@ -193,38 +193,52 @@ int dec_scan(struct dec *d, struct ftz_reader *r, char *err, size_t errlen)
 	}
 	return 0;
 nomem:
-	snprintf(err, errlen, "%s: out of memory", d->path);
-	return -ENOMEM;
+	return dec_fail(d, "%s: out of memory", d->path);
 }
 
-struct dec *dec_open(const char *path, char *err, size_t errlen)
+int dec_fail(struct dec *d, const char *fmt, ...)
 {
-	return dec_open_set(&path, 1, err, errlen);
+	va_list ap;
+
+	if (d->damaged)
+		return -1;
+	va_start(ap, fmt);
+	msg_verror(fmt, ap);
+	va_end(ap);
+	return -1;
 }
 
-struct dec *dec_open_set(const char *const *paths, size_t n, char *err, size_t errlen)
+struct dec *dec_open(const char *path)
+{
+	return dec_open_set(&path, 1);
+}
+
+struct dec *dec_open_set(const char *const *paths, size_t n)
 {
 	struct dec *d = calloc(1, sizeof(*d));
 	struct ftz_reader *r;
 	struct cset cs;
+	char err[512];
 	const char *path;
 	int rc;
 
-	if (cset_open(paths, n, &cs, err, errlen) < 0) {
+	if (cset_open(paths, n, &cs) < 0) {
 		free(d);
 		errno = EINVAL;
 		return NULL;
 	}
-	d->path = d ? strdup(cs.paths[0]) : NULL;
+	if (d)
+		d->path = strdup(cs.paths[0]);
 	if (!d || !d->path) {
-		snprintf(err, errlen, "%s: out of memory", cs.paths[0]);
+		msg_error("%s: out of memory", cs.paths[0]);
 		cset_free(&cs);
 		free(d);
+		errno = ENOMEM;
 		return NULL;
 	}
 	path = d->path; /* lives until dec_close, unlike cs */
 	d->long_size = 8;
-	rc = d->path ? dat_open(d, err, errlen) : 1;
+	rc = dat_open(d);
 	if (rc <= 0) { /* a trace.dat: opened by libtracecmd, or failed */
 		int e = errno;
 
@@ -237,38 +251,39 @@ struct dec *dec_open_set(const char *const *paths, size_t n, char *err, size_t e
 	}
 	/* One reader for the whole life of d: the scan, then every CPU's cursor and
 	 * the snapshots, so file descriptors do not grow with the number of CPUs. */
-	r = d->r = ftz_reader_open(path, err, errlen);
+	r = d->r = ftz_reader_open(path, err, sizeof(err)); /* format/: libftz's own errbuf */
 	if (!r) {
+		msg_error("%s", err);
 		cset_free(&cs);
 		dec_close(d);
 		errno = EINVAL;
 		return NULL;
 	}
-	if (!d->path || dec_scan(d, r, err, errlen) < 0)
+	if (dec_scan(d, r) < 0)
 		goto fail;
 	d->stats.file_size = ftz_reader_file_size(r);
 	ftz_reader_trim(r); /* the scan's largest payload (kallsyms) is copied already */
-	if (decode_set_scan_rest(d, &cs, err, errlen) < 0) /* a ring's segments, a series' files */
+	if (decode_set_scan_rest(d, &cs) < 0) /* a ring's segments, a series' files */
 		goto fail;
 	if (!d->info && !d->damaged) {
-		snprintf(err, errlen, "%s: no INFO section: not a recording", path);
+		dec_fail(d, "%s: no INFO section: not a recording", path);
 		goto fail;
 	}
 	if (d->long_size != 4 && d->long_size != 8) {
-		snprintf(err, errlen, "%s: INFO long_size is not 4 or 8", path);
+		dec_fail(d, "%s: INFO long_size is not 4 or 8", path);
 		goto fail;
 	}
 	if (d->bad_endian) {
-		snprintf(err, errlen, "%s: INFO endian is not little or big", path);
+		dec_fail(d, "%s: INFO endian is not little or big", path);
 		goto fail;
 	}
 	if (!d->stats.page_size)
 		d->stats.page_size = 4096;
-	if (dmeta_load_tep(d, err, errlen) < 0)
+	if (dmeta_load_tep(d) < 0)
 		goto fail;
 	d->heap = calloc(d->stats.nr_cpus + 1, sizeof(*d->heap));
 	if (!d->heap) {
-		snprintf(err, errlen, "%s: out of memory", path);
+		dec_fail(d, "%s: out of memory", path);
 		goto fail;
 	}
 	cset_free(&cs);
@@ -276,9 +291,9 @@ struct dec *dec_open_set(const char *const *paths, size_t n, char *err, size_t e
 fail:
 	if (d->damaged) {
 		/* say why the metadata is missing: the file is cut or corrupt before it
-		 * (path may point into cs: freed after) */
-		snprintf(err, errlen, "%s: damaged at offset %llu (%s) before its metadata was complete",
-			 path, (unsigned long long)d->damage_offset, d->damage_reason);
+		 * (the error found meanwhile was not said: dec_fail) */
+		msg_error("%s: damaged at offset %llu (%s) before its metadata was complete",
+			  path, (unsigned long long)d->damage_offset, d->damage_reason);
 		cset_free(&cs);
 		dec_close(d);
 		errno = EBADMSG;

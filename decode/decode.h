@@ -18,8 +18,7 @@
  * A trace-cmd trace.dat (found by its magic) is read the same way through
  * libtracecmd instead (decode_tracedat.c): same events, same order, same tep.
  *
- *	char err[256];
- *	struct dec *d = dec_open(path, err, sizeof(err));
+ *	struct dec *d = dec_open(path);      // NULL: the error was said (common/msg.h)
  *	struct dec_event ev;
  *	while (dec_next(d, &ev) > 0)
  *		tep_print_event(dec_tep(d), &seq, ev.record, "%s", TEP_PRINT_INFO);
@@ -67,12 +66,13 @@ struct dec_stats {
 };
 
 /*
- * Open PATH and load its metadata. NULL with err set to one line naming the file
- * ("not an .ftz file", missing header_page, ...); errno is EBADMSG when that is
- * because the file is damaged before its metadata is complete. A file damaged
- * later opens fine: dec_damage() tells where reading will stop.
+ * Open PATH and load its metadata. NULL after a one-line error naming the file
+ * (common/msg.h: "not an .ftz file", missing header_page, ...); errno is then
+ * EBADMSG when that is because the file is damaged before its metadata is
+ * complete (the error says where), another value otherwise. A file damaged later
+ * opens fine: dec_damage() tells where reading will stop.
  */
-struct dec *dec_open(const char *path, char *err, size_t errlen);
+struct dec *dec_open(const char *path);
 /*
  * The same for a capture made of several files: a ring's head (dec_open finds its
  * segments itself) or the files of a --rotate series given together (capture_set.h
@@ -81,9 +81,11 @@ struct dec *dec_open(const char *path, char *err, size_t errlen);
  * ring_trimmed_*) and segment_stats_N per file once dec_next is done; damage in
  * one file ends the capture there (its reason names the file).
  */
-struct dec *dec_open_set(const char *const *paths, size_t n, char *err, size_t errlen);
+struct dec *dec_open_set(const char *const *paths, size_t n);
 /* Do the first LEN bytes of a file say trace-cmd's trace.dat? */
 bool dec_is_tracedat(const void *head, size_t len);
+/* Does the file PATH say so? (false when it cannot be read) */
+bool dec_path_is_tracedat(const char *path);
 void dec_close(struct dec *d);
 
 /* Next event in global time order (ties: lower CPU first). 1: *ev filled,

@@ -104,12 +104,22 @@ struct dec {
 	char damage_reason[160];
 };
 
-/* decode.c: one file's sections into d (metadata kept, PAGES indexed under d->cur_file). */
-struct cset;
-int dec_scan(struct dec *d, struct ftz_reader *r, char *err, size_t errlen);
+/*
+ * decode.c: an error while opening d, said (common/msg.h) unless d is damaged:
+ * then dec_open says the damage instead, as the reason its metadata is incomplete
+ * (one line either way). Returns -1. dec_scan, decode_set_scan_rest and
+ * dmeta_load_tep fail through it: 0, or -1 after it.
+ */
+int dec_fail(struct dec *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* decode_set.c: the files after the first of a ring or series (capture_set.h). */
-int decode_set_scan_rest(struct dec *d, const struct cset *cs, char *err, size_t errlen);
+/* decode.c: one file's sections into d (metadata kept, PAGES indexed under d->cur_file;
+ * damage is kept in d, not an error). */
+struct cset;
+int dec_scan(struct dec *d, struct ftz_reader *r);
+
+/* decode_set.c: the files after the first of a ring or series (capture_set.h); a file
+ * that cannot be read is damage there. */
+int decode_set_scan_rest(struct dec *d, const struct cset *cs);
 struct ftz_reader *decode_set_reader(struct dec *d, uint32_t file);
 void decode_set_count(struct dec *d, uint32_t file, const struct dec_event *ev);
 const char *decode_set_end_text(struct dec *d);
@@ -118,12 +128,15 @@ void decode_set_free(struct dec *d);
 /* 0, -ENOMEM, or -E2BIG when the files would exceed DEC_MAX_FILE_BYTES. */
 int dmeta_add_file(struct dec *d, const struct ftz_file *f);
 int dmeta_add_snapshot(struct dec *d, uint64_t offset);
-int dmeta_load_tep(struct dec *d, char *err, size_t errlen);
+/* The metadata into a new tep handle (d->tep). */
+int dmeta_load_tep(struct dec *d);
 void dmeta_free(struct dec *d);
 
 /* decode_tracedat.c: dat_open returns 1 when d->path is not a trace.dat, 0 when it
- * opened it, -errno (err set, errno EBADMSG when damaged) when it failed. */
-int dat_open(struct dec *d, char *err, size_t errlen);
+ * opened it, -errno after a one-line error (common/msg.h) when it failed (errno set
+ * too: EBADMSG when the file is damaged). Not through dec_fail: the error is said
+ * even when d is damaged, as it says the damage itself. */
+int dat_open(struct dec *d);
 int dat_next(struct dec *d, struct dec_event *ev);
 void dat_close(struct dec *d);
 

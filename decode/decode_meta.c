@@ -221,7 +221,7 @@ static bool host_big_endian(void)
 	return *(const uint8_t *)&one == 0;
 }
 
-int dmeta_load_tep(struct dec *d, char *err, size_t errlen)
+int dmeta_load_tep(struct dec *d)
 {
 	const char *text;
 	size_t len, nr_formats = 0;
@@ -231,10 +231,8 @@ int dmeta_load_tep(struct dec *d, char *err, size_t errlen)
 	int rc;
 
 	d->tep = tep_alloc();
-	if (!d->tep) {
-		snprintf(err, errlen, "%s: out of memory", d->path);
-		return -ENOMEM;
-	}
+	if (!d->tep)
+		return dec_fail(d, "%s: out of memory", d->path);
 	tep_set_long_size(d->tep, d->long_size);
 	tep_set_page_size(d->tep, d->stats.page_size);
 	tep_set_file_bigendian(d->tep, d->big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
@@ -242,10 +240,8 @@ int dmeta_load_tep(struct dec *d, char *err, size_t errlen)
 	tep_set_cpus(d->tep, d->stats.nr_cpus);
 
 	text = dec_file(d, "events/header_page", -1, &len);
-	if (!text) {
-		snprintf(err, errlen, "%s: no events/header_page in the recording", d->path);
-		return -EINVAL;
-	}
+	if (!text)
+		return dec_fail(d, "%s: no events/header_page in the recording", d->path);
 	for (size_t i = 0; i < d->nr_files; i++)
 		nr_formats += format_file_system(d->files[i].name, sys, sizeof(sys));
 	formats = calloc(nr_formats + 1, sizeof(*formats));
@@ -254,8 +250,7 @@ int dmeta_load_tep(struct dec *d, char *err, size_t errlen)
 	if (!formats || !systems) {
 		free(formats);
 		free(systems);
-		snprintf(err, errlen, "%s: out of memory", d->path);
-		return -ENOMEM;
+		return dec_fail(d, "%s: out of memory", d->path);
 	}
 	for (size_t i = 0; i < d->nr_files; i++) {
 		const struct dec_file *f = &d->files[i];
@@ -279,17 +274,15 @@ int dmeta_load_tep(struct dec *d, char *err, size_t errlen)
 	free(formats);
 	free(systems);
 	if (rc == -EINTR)
-		snprintf(err, errlen, "%s: interrupted while parsing its formats", d->path);
-	else if (rc < 0)
-		snprintf(err, errlen, "%s: cannot start a process to parse its formats in: %s",
-			 d->path, strerror(-rc));
-	else if (rc && header.result == 2)
-		snprintf(err, errlen, "%s: events/header_page crashes libtraceevent (%s)",
-			 d->path, tep_guard_death_text(&header.why, how, sizeof(how)));
-	else if (rc)
-		snprintf(err, errlen, "%s: events/header_page cannot be parsed", d->path);
+		return dec_fail(d, "%s: interrupted while parsing its formats", d->path);
+	if (rc < 0)
+		return dec_fail(d, "%s: cannot start a process to parse its formats in: %s",
+				d->path, strerror(-rc));
+	if (rc && header.result == 2)
+		return dec_fail(d, "%s: events/header_page crashes libtraceevent (%s)",
+				d->path, tep_guard_death_text(&header.why, how, sizeof(how)));
 	if (rc)
-		return rc < 0 ? rc : -EINVAL;
+		return dec_fail(d, "%s: events/header_page cannot be parsed", d->path);
 	/* Checked line by line: libtraceevent's own reader over-reads bad lines. */
 	text = dec_file(d, "printk_formats", -1, NULL);
 	if (text && *text) {

@@ -5,7 +5,6 @@
  * remembers its file), their readers kept open for the cursors, and what each
  * file held is counted as the events go out, for `ftana info`'s per-file lines.
  */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,24 +20,20 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
-int decode_set_scan_rest(struct dec *d, const struct cset *cs, char *err, size_t errlen)
+int decode_set_scan_rest(struct dec *d, const struct cset *cs)
 {
 	if (cs->n < 2 && !cs->ring)
 		return 0;
 	d->files_in = calloc(cs->n, sizeof(*d->files_in));
 	/* after END's keys (later keys win): what is on disk now, also after a crash */
 	d->set_keys = strdup(cs->keys);
-	if (!d->files_in || !d->set_keys) {
-		snprintf(err, errlen, "%s: out of memory", cs->paths[0]);
-		return -ENOMEM;
-	}
+	if (!d->files_in || !d->set_keys)
+		return dec_fail(d, "%s: out of memory", cs->paths[0]);
 	d->nr_files_in = cs->n;
 	for (size_t i = 0; i < cs->n; i++) {
 		d->files_in[i].name = strdup(base_name(cs->paths[i]));
-		if (!d->files_in[i].name) {
-			snprintf(err, errlen, "%s: out of memory", cs->paths[i]);
-			return -ENOMEM;
-		}
+		if (!d->files_in[i].name)
+			return dec_fail(d, "%s: out of memory", cs->paths[i]);
 	}
 	d->files_in[0].r = d->r;
 	/* Nothing after damage is trusted: a damaged file ends the capture there. */
@@ -54,7 +49,7 @@ int decode_set_scan_rest(struct dec *d, const struct cset *cs, char *err, size_t
 			break;
 		}
 		d->files_in[i].r = r;
-		if (dec_scan(d, r, err, errlen) < 0)
+		if (dec_scan(d, r) < 0)
 			return -1;
 		d->stats.file_size += ftz_reader_file_size(r);
 		ftz_reader_trim(r);

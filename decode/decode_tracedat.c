@@ -248,6 +248,13 @@ static bool detect(const char *path, char *version, size_t len)
 	return dec_is_tracedat(head, n);
 }
 
+bool dec_path_is_tracedat(const char *path)
+{
+	char version[8];
+
+	return detect(path, version, sizeof(version));
+}
+
 /*
  * libtracecmd 1.3 crashes in tracecmd_close on a handle whose CPU data failed to
  * load (a v6 file cut inside its data). Such a handle is kept here, reachable, until
@@ -308,9 +315,9 @@ static void drop_held(void)
  * only counts a format it could not parse (trace-input.c, read_event_file), so
  * holding them back changes nothing for it; nothing in its open looks an event
  * up (the ftrace overrides that would are a plugin-time thing, and we load none).
- * 0, or -1 with err filled.
+ * 0, or -1 after a one-line error (errno set: EBADMSG when the file is damaged).
  */
-static int open_head(struct dec *d, const char *version, char *err, size_t errlen)
+static int open_head(struct dec *d, const char *version)
 {
 	char how[32];
 	int rc;
@@ -322,21 +329,21 @@ static int open_head(struct dec *d, const char *version, char *err, size_t errle
 	d->dat->in = tracecmd_open_head(d->path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	held.holding = false;
 	if (!d->dat->in) {
-		snprintf(err, errlen, "%s: damaged trace.dat (v%s): libtracecmd cannot read its headers",
-			 d->path, version);
+		msg_error("%s: damaged trace.dat (v%s): libtracecmd cannot read its headers",
+			  d->path, version);
 		rc = -EBADMSG;
 	} else if (held.header_crashed) {
-		snprintf(err, errlen, "%s: header_page crashes libtraceevent (%s)", d->path,
-			 tep_guard_death_text(&held.header_why, how, sizeof(how)));
+		msg_error("%s: header_page crashes libtraceevent (%s)", d->path,
+			  tep_guard_death_text(&held.header_why, how, sizeof(how)));
 		rc = -EBADMSG;
 	} else {
 		rc = tep_guard_parse_formats(tracecmd_get_tep(d->dat->in), d->path, NULL, held.formats,
 				      held.n);
 		if (rc == -EINTR)
-			snprintf(err, errlen, "%s: interrupted while parsing its formats", d->path);
+			msg_error("%s: interrupted while parsing its formats", d->path);
 		else if (rc < 0)
-			snprintf(err, errlen, "%s: cannot start a process to parse its formats in: %s",
-				 d->path, strerror(-rc));
+			msg_error("%s: cannot start a process to parse its formats in: %s",
+				  d->path, strerror(-rc));
 	}
 	drop_held();
 	if (rc < 0 && d->dat->in) {
@@ -347,7 +354,7 @@ static int open_head(struct dec *d, const char *version, char *err, size_t errle
 	return rc < 0 ? -1 : 0;
 }
 
-int dat_open(struct dec *d, char *err, size_t errlen)
+int dat_open(struct dec *d)
 {
 	struct stat st;
 	char version[8];
@@ -359,11 +366,10 @@ int dat_open(struct dec *d, char *err, size_t errlen)
 		goto nomem;
 	/* libtracecmd's own warnings would add lines to our one-line error */
 	tracecmd_set_loglevel(TEP_LOG_NONE);
-	if (open_head(d, version, err, errlen) < 0)
+	if (open_head(d, version) < 0)
 		return -errno;
 	if (init_data(d) < 0) {
-		snprintf(err, errlen, "%s: damaged trace.dat (v%s): %s", d->path, version,
-			 d->damage_reason);
+		msg_error("%s: damaged trace.dat (v%s): %s", d->path, version, d->damage_reason);
 		errno = EBADMSG;
 		return -EBADMSG;
 	}
@@ -381,7 +387,7 @@ int dat_open(struct dec *d, char *err, size_t errlen)
 		goto nomem;
 	return 0;
 nomem:
-	snprintf(err, errlen, "%s: out of memory", d->path);
+	msg_error("%s: out of memory", d->path);
 	errno = ENOMEM;
 	return -ENOMEM;
 }

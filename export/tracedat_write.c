@@ -456,10 +456,10 @@ static int open_input(struct tdw *w, bool *damaged)
 	if (!w->r) {
 		return msg_error("%s", err);
 	}
-	w->dec = dec_open(w->in, err, sizeof(err));
-	if (!w->dec) {
+	w->dec = dec_open(w->in);
+	if (!w->dec) { /* it said why */
 		*damaged = errno == EBADMSG;
-		return msg_error("%s", err);
+		return -1;
 	}
 	info = dec_info_text(w->dec);
 	w->big_endian = ftz_kv_get(info, strlen(info), "endian", v, sizeof(v)) > 0 &&
@@ -487,18 +487,6 @@ static void close_input(struct tdw *w)
 		ftz_reader_close(w->r);
 }
 
-/* Is IN a trace.dat already? (Then there is nothing to convert.) */
-static bool input_is_tracedat(const char *in)
-{
-	uint8_t head[16];
-	FILE *f = fopen(in, "rb");
-	size_t n = f ? fread(head, 1, sizeof(head), f) : 0;
-
-	if (f)
-		fclose(f);
-	return dec_is_tracedat(head, n);
-}
-
 int tracedat_convert(const char *in, const char *out, bool *damaged)
 {
 	struct tdw w = { .in = in };
@@ -507,7 +495,7 @@ int tracedat_convert(const char *in, const char *out, bool *damaged)
 	int rc;
 
 	*damaged = false;
-	if (input_is_tracedat(in))
+	if (dec_path_is_tracedat(in))
 		return msg_error("%s: is a trace-cmd trace.dat already: nothing to convert", in);
 	rc = open_input(&w, damaged);
 	if (rc == 0 && index_batches(&w) < 0)

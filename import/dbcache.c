@@ -128,7 +128,6 @@ struct input_set {
 
 static int input_set_open(const char *const *inputs, size_t n, struct input_set *in)
 {
-	char err[512];
 	struct stat st;
 
 	memset(in, 0, sizeof(*in));
@@ -142,10 +141,8 @@ static int input_set_open(const char *const *inputs, size_t n, struct input_set 
 		}
 		return 0;
 	}
-	if (cset_open(inputs, n, &in->cs, err, sizeof(err)) < 0) {
-		msg_error("%s", err);
+	if (cset_open(inputs, n, &in->cs) < 0)
 		return -1;
-	}
 	for (size_t i = 0; i < in->cs.n; i++) {
 		if (stat(in->cs.paths[i], &st) < 0) {
 			msg_error("%s: %s", in->cs.paths[i], strerror(errno));

@@ -10,6 +10,7 @@
  * Recordings without the kernel_stack format skip the wait.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,9 +32,34 @@ struct pending {
 	int cap;
 };
 
+static void progress(struct importer *im, bool last);
+
+int im_error(struct importer *im, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (im->progress_on) /* the progress line ends first, as it would at the end */
+		progress(im, true);
+	va_start(ap, fmt);
+	msg_verror(fmt, ap);
+	va_end(ap);
+	im->said = true;
+	return rc;
+}
+
 int im_sql_error(struct importer *im, const char *what)
 {
-	snprintf(im->err, im->errlen, "%s: %s", what, sqlite3_errmsg(im->db));
+	return im_error(im, -EIO, "%s: %s", what, sqlite3_errmsg(im->db));
+}
+
+int im_sql_error_kept(struct importer *im, const char *what)
+{
+	char *text;
+
+	if (asprintf(&text, "%s: %s", what, sqlite3_errmsg(im->db)) >= 0) {
+		free(im->unsaid);
+		im->unsaid = text;
+	}
 	return -EIO;
 }
 
@@ -51,7 +77,7 @@ int im_exec(struct importer *im, const char *sql)
 
 	if (sqlite3_exec(im->db, sql, NULL, NULL, &msg) == SQLITE_OK)
 		return 0;
-	snprintf(im->err, im->errlen, "sqlite: %s", msg ? msg : "error");
+	im_error(im, -EIO, "sqlite: %s", msg ? msg : "error");
 	sqlite3_free(msg);
 	return -EIO;
 }
@@ -67,10 +93,8 @@ int im_exec_file(struct importer *im, const char *path)
 {
 	const char *sql = sql_file_text(path);
 
-	if (!sql) {
-		snprintf(im->err, im->errlen, "%s: not built in", path);
-		return -ENOENT;
-	}
+	if (!sql)
+		return im_error(im, -ENOENT, "%s: not built in", path);
 	return im_exec(im, sql);
 }
 
@@ -82,15 +106,18 @@ static double now_s(void)
 	return t.tv_sec + t.tv_nsec / 1e9;
 }
 
-static void progress(struct importer *im, uint64_t events, double t0, bool last)
+/* last: the line's final state, with its newline; once (progress_on is then off). */
+static void progress(struct importer *im, bool last)
 {
 	const struct dec_stats *s = dec_stats(im->dec);
-	double dt = now_s() - t0;
+	double dt = now_s() - im->progress_t0;
 
 	/* a progress line on a terminal, redrawn in place: not a message */
 	fprintf(stderr, "\r%s: pages %llu/%llu, %llu events, %.0f events/s%s", msg_prefix(),
 		(unsigned long long)dec_pages_done(im->dec), (unsigned long long)s->nr_pages,
-		(unsigned long long)events, dt > 0 ? events / dt : 0.0, last ? "\n" : "");
+		(unsigned long long)im->ids, dt > 0 ? im->ids / dt : 0.0, last ? "\n" : "");
+	if (last)
+		im->progress_on = false;
 }
 
 static int flush(struct importer *im, struct pending *p, int cpu)
@@ -147,15 +174,16 @@ static int import_events(struct importer *im, struct import_result *res, bool sh
 	struct pending *pend = calloc(nr_cpus + 1, sizeof(*pend));
 	struct tep_event *ks = tep_find_event_by_name(im->tep, "ftrace", "kernel_stack");
 	struct dec_event ev;
-	double t0 = now_s(), shown = t0;
-	uint64_t id = 0;
+	double shown = now_s();
 	int rc = pend ? 0 : -ENOMEM;
 
+	im->progress_t0 = shown;
+	im->progress_on = show;
 	while (!rc && dec_next(im->dec, &ev) > 0) {
 		struct etable *t = im->by_id[ev.type_id & 0xffff];
 		struct pending *p = &pend[ev.cpu];
 
-		if (!id)
+		if (!im->ids)
 			*first_ts = ev.ts;
 		*last_ts = ev.ts;
 		if (ev.missed) {
@@ -184,14 +212,14 @@ static int import_events(struct importer *im, struct import_result *res, bool sh
 		if (ks) {
 			rc = flush(im, p, ev.cpu);
 			if (!rc)
-				rc = hold(p, t, ++id, &ev);
+				rc = hold(p, t, ++im->ids, &ev);
 		} else {
-			rc = plan_insert(im, t, ++id, ev.ts, ev.cpu, ev.record->data,
+			rc = plan_insert(im, t, ++im->ids, ev.ts, ev.cpu, ev.record->data,
 					 ev.record->size, -1);
 		}
-		if (show && !(id & 0xffff) && now_s() - shown > 0.25) {
+		if (im->progress_on && !(im->ids & 0xffff) && now_s() - shown > 0.25) {
 			shown = now_s();
-			progress(im, id, t0, false);
+			progress(im, false);
 		}
 	}
 	for (unsigned c = 0; !rc && pend && c < nr_cpus; c++)
@@ -199,19 +227,17 @@ static int import_events(struct importer *im, struct import_result *res, bool sh
 	for (unsigned c = 0; pend && c < nr_cpus; c++)
 		free(pend[c].data);
 	free(pend);
-	res->events = id;
-	if (show)
-		progress(im, id, t0, true);
+	res->events = im->ids;
+	if (im->progress_on)
+		progress(im, true);
 	return rc;
 }
 
 static int open_db(struct importer *im, const char *path)
 {
 	if (sqlite3_open_v2(path, &im->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
-			    SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW, NULL)) {
-		snprintf(im->err, im->errlen, "%s: %s", path, sqlite3_errmsg(im->db));
-		return -EIO;
-	}
+			    SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW, NULL))
+		return im_error(im, -EIO, "%s: %s", path, sqlite3_errmsg(im->db));
 	sqlguard_harden(im->db); /* defensive, trusted_schema off: sqlguard.h */
 	/* A half-built database is thrown away (the caller renames only a finished
 	 * one), so durability during the import buys nothing.  Defensive mode
@@ -250,38 +276,40 @@ static int run(struct importer *im, const char *db, bool show, struct import_res
 	return im_exec(im, "COMMIT");
 }
 
-int import_ftz(const char *ftz, const char *db, bool progress_on, struct import_result *res,
-	       char *err, size_t errlen)
+int import_ftz(const char *ftz, const char *db, bool progress_on, struct import_result *res)
 {
-	return import_ftz_set(&ftz, 1, db, progress_on, res, err, errlen);
+	return import_ftz_set(&ftz, 1, db, progress_on, res);
 }
 
 int import_ftz_set(const char *const *inputs, size_t n, const char *db, bool progress_on,
-		   struct import_result *res, char *err, size_t errlen)
+		   struct import_result *res)
 {
 	const char *ftz = inputs[0];
-	struct importer im = { .err = err, .errlen = errlen, .path = ftz };
+	struct importer im = { .path = ftz };
 	const uint16_t one = 1;
 	int rc;
 
 	memset(res, 0, sizeof(*res));
-	if (errlen)
-		*err = '\0';
-	im.dec = dec_open_set(inputs, n, err, errlen);
+	im.dec = dec_open_set(inputs, n);
 	if (!im.dec)
 		return errno == EBADMSG ? -2 : -1;
 	im.tep = dec_tep(im.dec);
 	im.native = (*(const uint8_t *)&one == 1) == !tep_is_file_bigendian(im.tep);
 	rc = run(&im, db, progress_on, res);
-	if (rc && rc != -EIO && !*err)
-		snprintf(err, errlen, "%s: %s", ftz, strerror(-rc));
+	if (rc && !im.said) { /* an error without a message of its own */
+		if (im.unsaid)
+			msg_error("%s", im.unsaid);
+		else if (rc != -EIO)
+			msg_error("%s: %s", ftz, strerror(-rc));
+	}
+	free(im.unsaid);
 	sqlite3_finalize(im.lost_insert);
 	sqlite3_finalize(im.stack_insert);
 	plan_free(&im);
 	stacks_free(&im);
 	comms_free(&im);
 	if (sqlite3_close(im.db) != SQLITE_OK && !rc) {
-		snprintf(err, errlen, "%s: cannot close", db);
+		msg_error("%s: cannot close", db);
 		rc = -EIO;
 	}
 	dec_close(im.dec);

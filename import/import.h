@@ -18,13 +18,14 @@ struct import_result {
 /*
  * Import FTZ into a new database at DB (which must not exist yet; the caller
  * builds into a temporary name and renames). progress: print pages done/total
- * and events/s on stderr while importing. 0, or -1 with err set to one line
- * (-2: the .ftz is damaged before its metadata is complete: nothing to import).
+ * and events/s on stderr while importing. 0, or -1 after a one-line error
+ * (common/msg.h); -2 after one when the .ftz is damaged before its metadata is
+ * complete: nothing to import. The damage of an import that succeeded is in *res,
+ * not said.
  */
-int import_ftz(const char *ftz, const char *db, bool progress, struct import_result *res,
-	       char *err, size_t errlen);
+int import_ftz(const char *ftz, const char *db, bool progress, struct import_result *res);
 /* The same for a capture of several files (decode.h dec_open_set: a --rotate series). */
 int import_ftz_set(const char *const *inputs, size_t n, const char *db, bool progress,
-		   struct import_result *res, char *err, size_t errlen);
+		   struct import_result *res);
 
 #endif

@@ -73,15 +73,12 @@ static enum child_status child_import(const char *const *inputs, size_t n, const
 {
 	const char *ftz = inputs[0];
 	struct import_result res;
-	char err[512];
 	int rc;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL); /* a parent killed with -9 takes its import along */
-	rc = import_ftz_set(inputs, n, tmp, isatty(STDERR_FILENO), &res, err, sizeof(err));
-	if (rc < 0) {
-		msg_error("%s", err);
+	rc = import_ftz_set(inputs, n, tmp, isatty(STDERR_FILENO), &res);
+	if (rc < 0) /* it said why */
 		return rc == -2 ? CHILD_DAMAGED_EMPTY : CHILD_ERROR;
-	}
 	test_hook();
 	if (res.damaged) {
 		msg_warn_at(ftz, "damaged at offset %" PRIu64 " (%s); using the events before it",

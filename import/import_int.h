@@ -63,8 +63,11 @@ struct importer {
 	struct stack_set *stacks;
 	uint64_t orphan_stacks;
 	uint64_t unknown_events; /* events whose type has no format in the file */
-	char *err;
-	size_t errlen;
+	uint64_t ids;           /* events given an id so far */
+	bool progress_on;       /* the progress line is drawn, its last state still to come */
+	double progress_t0;
+	bool said;              /* an error was said (im_error): the import fails with it */
+	char *unsaid;           /* the last error that cost one row only (im_sql_error_kept) */
 };
 
 /* import_names.c: table and column names from the file's names, made safe and
@@ -97,13 +100,23 @@ void stacks_free(struct importer *im);
 /* import_profile.c: SNAPSHOT rounds of the function profiler into function_profile. */
 int profile_import(struct importer *im);
 
-/* import.c */
+/*
+ * import.c. Errors are said where they are found (common/msg.h), through im_error,
+ * which ends a progress line first; an error without a message (-ENOMEM) is said
+ * by import_ftz_set, as "FILE: strerror". The functions below return 0, or the
+ * negative errno given after saying it.
+ */
+int im_error(struct importer *im, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int im_exec(struct importer *im, const char *sql);
-/* Run a built-in SQL file (schema/...). 0, or -errno with the error in im->err. */
+/* Run a built-in SQL file (schema/...). 0, or -ENOENT / -EIO after the error. */
 int im_exec_file(struct importer *im, const char *path);
-/* sqlite3_step + reset of an INSERT; 0, or -EIO with the error in im->err naming WHAT. */
+/* sqlite3_step + reset of an INSERT; 0, or -EIO after the error naming WHAT. */
 int im_step_done(struct importer *im, sqlite3_stmt *st, const char *what);
 int im_prepare(struct importer *im, const char *sql, sqlite3_stmt **st);
+/* "WHAT: SQLite's error", -EIO. */
 int im_sql_error(struct importer *im, const char *what);
+/* The same for an error that costs one row, not the import (a stack): kept unsaid, and
+ * said only if the import then fails without an error of its own. -EIO. */
+int im_sql_error_kept(struct importer *im, const char *what);
 
 #endif

@@ -104,8 +104,8 @@ int profile_import(struct importer *im)
 			     " time_ns = time_ns + excluded.time_ns", &c.row)))
 		goto out;
 	rc = dec_for_each_snapshot(im->dec, add_snapshot, &c);
-	if (rc == -EIO && !*im->err)
-		snprintf(im->err, im->errlen, "cannot read the SNAPSHOT sections again (file changed?)");
+	if (rc == -EIO && !im->said && !im->unsaid) /* the file's, not an insert's */
+		im_error(im, rc, "cannot read the SNAPSHOT sections again (file changed?)");
 	if (!rc)
 		rc = im_exec_file(im, "schema/profile_names.sql");
 out:

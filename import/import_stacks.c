@@ -74,7 +74,7 @@ static int store(struct importer *im, int64_t id, const uint64_t *addrs, int n)
 			sqlite3_bind_null(st, 4);
 		if (sqlite3_step(st) != SQLITE_DONE) {
 			sqlite3_reset(st);
-			return im_sql_error(im, "stacks");
+			return im_sql_error_kept(im, "stacks"); /* costs this stack only */
 		}
 		sqlite3_reset(st);
 	}

@@ -32,6 +32,7 @@
 #include "common/text_escape.h"
 #include "decode/decode.h"
 #include "decode/tep_guard.h"
+#include "format/ftz.h"
 #include "reports/args.h"
 #include "reports/lost.h"
 #include "reports/report.h"
@@ -571,6 +572,27 @@ static sqlite3_stmt *row_statement(struct report_ctx *ctx)
 	return st;
 }
 
+/*
+ * A .db given alone (or no capture, from a test) has no raw records: refused in
+ * one line, the reader's reason and what tpoint needs. 0 for a capture: what may
+ * still be wrong with one, dec_open says.
+ */
+static int check_capture(const char *capture)
+{
+	struct ftz_reader *r = NULL;
+	char err[512];
+
+	if (capture && dec_path_is_tracedat(capture))
+		return 0;
+	if (capture) /* format/: libftz's own errbuf */
+		r = ftz_reader_open(capture, err, sizeof(err));
+	if (!r)
+		return msg_error("%s (tpoint prints the raw records: it needs the .ftz, not a .db)",
+				 capture ? err : "no capture file");
+	ftz_reader_close(r);
+	return 0;
+}
+
 static int run(struct report_ctx *ctx)
 {
 	const char *want = ((struct tpoint_opts *)ctx->opts)->event;
@@ -578,15 +600,13 @@ static int run(struct report_ctx *ctx)
 	const char *capture = ctx->file;
 	sqlite3 *db = ctx->db;
 	sqlite3_stmt *row = NULL;
-	char err[512];
 	int rc = -1;
 
-	struct dec *d = capture ? dec_open(capture, err, sizeof(err)) : NULL;
-	if (!d) {
-		msg_error("%s (tpoint prints the raw records: it needs the .ftz, not a .db)",
-			     capture ? err : "no capture file");
+	if (check_capture(capture) < 0)
 		return -1;
-	}
+	struct dec *d = dec_open(capture);
+	if (!d)
+		return -1; /* it said why */
 
 	/* The losses in the printed events' time range, from the database. */
 	char *range = NULL;

@@ -25,6 +25,7 @@
 #include "import/import.h"
 #include "reports/lost.h"
 #include "tests/capture_series.h"
+#include "tests/report_func_fixture.h"
 
 #define EV_TYPE CS_EVENT_TYPE
 #define BASE_INFO CS_BASE_INFO
@@ -89,7 +90,7 @@ struct got {
 };
 
 /* Open PATHS as one capture and read every event's number. */
-static struct dec *read_set(const char **names, size_t n, struct got *g, char *err, size_t errlen)
+static struct dec *read_set(const char **names, size_t n, struct got *g)
 {
 	char paths[8][256];
 	const char *p[8];
@@ -100,7 +101,7 @@ static struct dec *read_set(const char **names, size_t n, struct got *g, char *e
 		snprintf(paths[i], sizeof(paths[i]), "%s/%s", dir, names[i]);
 		p[i] = paths[i];
 	}
-	d = dec_open_set(p, n, err, errlen);
+	d = dec_open_set(p, n);
 	memset(g, 0, sizeof(*g));
 	g->in_order = true;
 	while (d && dec_next(d, &ev) > 0) {
@@ -129,15 +130,21 @@ static void kv_is(struct dec *d, const char *key, const char *want)
 
 static void refused(const char **names, size_t n, const char *pattern)
 {
-	char err[512] = "";
+	struct fx_capture e;
 	struct got g;
-	struct dec *d = read_set(names, n, &g, err, sizeof(err));
+	struct dec *d;
+	char *err;
 
+	fx_capture_begin(&e, STDERR_FILENO);
+	d = read_set(names, n, &g);
+	err = fx_capture_end(&e);
 	if (d)
 		fail_msg("opened, expected a refusal with '%s'", pattern);
 	if (!strstr(err, pattern))
 		fail_msg("error '%s' does not say '%s'", err, pattern);
-	assert_null(strchr(err, '\n'));
+	/* one line */
+	assert_ptr_equal(strchr(err, '\n'), err + strlen(err) - 1);
+	free(err);
 }
 
 static int setup(void **state)
@@ -169,9 +176,8 @@ static int teardown(void **state)
 static void test_series_join(void **state)
 {
 	const char *names[] = { "s-0003.ftz", "s-0001.ftz", "s-0002.ftz", "s-0001.ftz" };
-	char err[512];
 	struct got g;
-	struct dec *d = read_set(names, 4, &g, err, sizeof(err));
+	struct dec *d = read_set(names, 4, &g);
 
 	(void)state;
 	assert_non_null(d);
@@ -190,9 +196,8 @@ static void test_series_join(void **state)
 static void test_series_gap(void **state)
 {
 	const char *names[] = { "s-0001.ftz", "s-0003.ftz" };
-	char err[512];
 	struct got g;
-	struct dec *d = read_set(names, 2, &g, err, sizeof(err));
+	struct dec *d = read_set(names, 2, &g);
 
 	(void)state;
 	assert_non_null(d);
@@ -201,7 +206,7 @@ static void test_series_gap(void **state)
 	dec_close(d);
 	/* the first file missing is a gap too */
 	const char *late[] = { "s-0002.ftz", "s-0003.ftz" };
-	d = read_set(late, 2, &g, err, sizeof(err));
+	d = read_set(late, 2, &g);
 	assert_non_null(d);
 	kv_is(d, "segment_gaps", "1");
 	dec_close(d);
@@ -228,7 +233,6 @@ static void test_series_refused(void **state)
 
 static void test_ring(void **state)
 {
-	char err[512];
 	struct got g;
 	struct dec *d;
 	const char *head[] = { "r.ftz" };
@@ -239,9 +243,9 @@ static void test_ring(void **state)
 	ring_segment("r.ring-000003.ftz", 3, 400, 200);
 	ring_segment("r.ring-000004.ftz", 4, 600, 200);
 	ring_segment("r.ring-000005.ftz", 5, 800, 50);
-	d = read_set(head, 1, &g, err, sizeof(err));
+	d = read_set(head, 1, &g);
 	if (!d)
-		fail_msg("%s", err);
+		fail_msg("the ring was refused (the error is on stderr)");
 	assert_int_equal(g.n, 450);
 	assert_int_equal(g.first, 400);
 	assert_int_equal(g.last, 849);
@@ -258,19 +262,19 @@ static void test_ring(void **state)
 	snprintf(p, sizeof(p), "%s/r.ring-000004.ftz", dir);
 	snprintf(q, sizeof(q), "%s/r.ring-000004.ftz.away", dir);
 	assert_int_equal(rename(p, q), 0);
-	d = read_set(head, 1, &g, err, sizeof(err));
+	d = read_set(head, 1, &g);
 	assert_non_null(d);
 	assert_int_equal(g.n, 250);
 	kv_is(d, "segment_gaps", "4");
 	dec_close(d);
 	/* ... and every report's loss warning says so, in one line */
-	char db_path[256], err2[512], *text = NULL;
+	char db_path[256], *text = NULL;
 	size_t len = 0;
 	struct import_result res;
 	sqlite3 *db;
 	snprintf(db_path, sizeof(db_path), "%s/r.db", dir);
 	snprintf(p, sizeof(p), "%s/r.ftz", dir);
-	assert_int_equal(import_ftz(p, db_path, false, &res, err2, sizeof(err2)), 0);
+	assert_int_equal(import_ftz(p, db_path, false, &res), 0);
 	assert_int_equal(res.events, 250);
 	assert_int_equal(sqlite3_open(db_path, &db), SQLITE_OK);
 	FILE *mem = open_memstream(&text, &len);
@@ -290,7 +294,7 @@ static void test_ring(void **state)
 	struct stat st;
 	assert_int_equal(stat(p, &st), 0);
 	assert_int_equal(truncate(p, st.st_size - 5), 0);
-	d = read_set(head, 1, &g, err, sizeof(err));
+	d = read_set(head, 1, &g);
 	assert_non_null(d);
 	assert_int_equal(g.n, 400);
 	const char *why = NULL;
@@ -331,11 +335,10 @@ static void test_ring_refused(void **state)
 	snprintf(p, sizeof(p), "%s/r2.ring-000001.ftz", dir);
 	ring_segment("r2.ring-000001.ftz", 1, 0, 10);
 	ring_segment("r2.ring-000000.ftz", 0, 0, 10);
-	char err[512];
 	struct got g;
-	struct dec *d = read_set(head, 1, &g, err, sizeof(err));
+	struct dec *d = read_set(head, 1, &g);
 	if (!d)
-		fail_msg("%s", err);
+		fail_msg("the ring was refused (the error is on stderr)");
 	assert_int_equal(g.n, 10);
 	kv_is(d, "segments", "1");
 	kv_is(d, "ring_trimmed_segments", "0");

@@ -232,7 +232,7 @@ static void write_old_kernel_ftz(const char *path)
 
 static void old_kernel_ftz_prints_names(void **state)
 {
-	char path[] = "/tmp/test_ftrace_names.XXXXXX", err[256];
+	char path[] = "/tmp/test_ftrace_names.XXXXXX";
 	int fd = mkstemp(path);
 	struct dec_event ev;
 	struct trace_seq s;
@@ -242,9 +242,9 @@ static void old_kernel_ftz_prints_names(void **state)
 	assert_true(fd >= 0);
 	close(fd);
 	write_old_kernel_ftz(path);
-	struct dec *d = dec_open(path, err, sizeof(err));
+	struct dec *d = dec_open(path);
 	if (!d)
-		fail_msg("dec_open: %s", err);
+		fail_msg("dec_open refused the file (the error is on stderr)");
 	trace_seq_init(&s);
 	while (dec_next(d, &ev) > 0) {
 		trace_seq_reset(&s);

@@ -75,7 +75,6 @@ static bool library_survives(const char *path)
 	if (pid < 0)
 		abort();
 	if (pid == 0) {
-		char err[512];
 		struct dec_event ev;
 		struct dec *d;
 		int null = open("/dev/null", O_WRONLY);
@@ -90,7 +89,7 @@ static bool library_survives(const char *path)
 		static const int deadly[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
 		for (size_t i = 0; i < sizeof(deadly) / sizeof(deadly[0]); i++)
 			signal(deadly[i], SIG_DFL);
-		d = dec_open(path, err, sizeof(err));
+		d = dec_open(path);
 		while (d && dec_next(d, &ev) > 0)
 			;
 		_exit(0); /* no cleanup: a leak here is the library's, not a finding */
@@ -102,7 +101,7 @@ static bool library_survives(const char *path)
 
 static void run(const uint8_t *data, size_t size, const char *suffix, bool library_first)
 {
-	char in[PATH_MAX + 32], db[PATH_MAX + 32], err[512];
+	char in[PATH_MAX + 32], db[PATH_MAX + 32];
 	struct import_result res;
 
 	setup_once();
@@ -116,7 +115,7 @@ static void run(const uint8_t *data, size_t size, const char *suffix, bool libra
 		return;
 	}
 
-	if (import_ftz(in, db, false, &res, err, sizeof(err)) == 0) {
+	if (import_ftz(in, db, false, &res) == 0) {
 		char *info_argv[] = { "info", db, NULL };
 		char *sql_argv[] = { "sql", db, "select * from events limit 50; "
 			"select * from event_types; select * from tasks limit 20", NULL };
