@@ -155,33 +155,16 @@ static int set_paths(struct cset *cs, struct member *m, size_t n, const char *he
 	return 0;
 }
 
-/* The head of a disk ring: its segments, from its own directory only. */
-static int open_ring(const char *head_path, const char *head, struct cset *cs)
+/* The segments of a ring whose ring_prefix is PREFIX, in DIR: regular files only. 0 or -1. */
+static int ring_find(const char *dir, const char *prefix, struct member **m, size_t *n)
 {
-	char prefix[256], *copy = strdup(head_path), *mem = NULL;
-	const char *dir;
-	struct member *m = NULL;
-	size_t n = 0, cap = 0, len = 0;
-	DIR *d = NULL;
-	int rc = -1;
-	FILE *f = NULL;
+	size_t cap = 0;
+	DIR *d = opendir(dir);
+	int rc = 0;
 
-	if (!copy)
-		goto nomem;
-	kv(head, "ring_prefix", prefix, sizeof(prefix));
-	/* The prefix comes from the file: a plain name in this directory, nothing else. */
-	if (!prefix[0] || prefix[0] == '.' || strchr(prefix, '/') || strlen(prefix) > 200) {
-		msg_error("%s: ring_prefix '%.60s' is not a plain file name: refused",
-			  head_path, prefix);
-		goto out;
-	}
-	dir = dirname(copy);
-	d = opendir(dir);
-	if (!d) {
-		msg_error_errno(errno, "%s", dir);
-		goto out;
-	}
-	for (struct dirent *e; (e = readdir(d));) {
+	if (!d)
+		return msg_error_errno(errno, "%s", dir);
+	for (struct dirent *e; !rc && (e = readdir(d));) {
 		unsigned long long no;
 		char path[PATH_MAX];
 		struct stat st;
@@ -190,33 +173,46 @@ static int open_ring(const char *head_path, const char *head, struct cset *cs)
 			continue;
 		if (snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) >= (int)sizeof(path))
 			continue;
-		if (lstat(path, &st) < 0 || !S_ISREG(st.st_mode)) {
-			msg_error("%s: not a regular file (a ring's segments are never links): refused", path);
-			goto out;
-		}
-		if (add_member(&m, &n, &cap, path) < 0)
-			goto nomem;
-		m[n - 1].no = no;
+		if (lstat(path, &st) < 0 || !S_ISREG(st.st_mode))
+			rc = msg_error("%s: not a regular file (a ring's segments are never links): refused",
+				       path);
+		else if (add_member(m, n, &cap, path) < 0)
+			rc = msg_error("%s: out of memory", path);
+		else
+			(*m)[*n - 1].no = no;
 	}
-	qsort(m, n, sizeof(*m), by_number);
+	closedir(d);
+	return rc;
+}
+
+/* Each segment, in number order, is of the head's capture and says its own number. */
+static int ring_check(const char *head_path, const char *head, struct member *m, size_t n)
+{
 	for (size_t i = 0; i < n; i++) {
 		unsigned long long own;
 
 		m[i].info = read_info(m[i].path);
-		if (!m[i].info) {
-			msg_error("%s: a ring segment without an INFO section (not written by ftrec, or cut at its start)", m[i].path);
-			goto out;
-		}
+		if (!m[i].info)
+			return msg_error("%s: a ring segment without an INFO section (not written by "
+					 "ftrec, or cut at its start)", m[i].path);
 		if (check_same(head_path, head, &m[i]) < 0)
-			goto out;
-		if (!kv_num(m[i].info, "ring_segment", &own) || own != m[i].no) {
-			msg_error("%s: its INFO says it is not segment %llu (renamed?): refused", m[i].path, m[i].no);
-			goto out;
-		}
+			return -1;
+		if (!kv_num(m[i].info, "ring_segment", &own) || own != m[i].no)
+			return msg_error("%s: its INFO says it is not segment %llu (renamed?): refused",
+					 m[i].path, m[i].no);
 	}
-	f = open_memstream(&mem, &len);
+	return 0;
+}
+
+/* The set's keys of a ring (decode.h: segments, what was trimmed, the gaps): malloc'd. */
+static char *ring_keys(const struct member *m, size_t n)
+{
+	char *mem = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&mem, &len);
+
 	if (!f)
-		goto nomem;
+		return NULL;
 	fprintf(f, "segments=%zu\n", n);
 	if (n) {
 		unsigned long long v;
@@ -236,25 +232,37 @@ static int open_ring(const char *head_path, const char *head, struct cset *cs)
 		fputc('\n', f);
 	}
 	if (fclose(f) != 0) {
-		f = NULL;
-		goto nomem;
+		free(mem);
+		return NULL;
 	}
-	f = NULL;
-	cs->keys = mem;
-	mem = NULL;
-	cs->ring = true;
-	if (set_paths(cs, m, n, head_path) < 0)
-		goto nomem;
-	rc = 0;
-	goto out;
-nomem:
-	msg_error("%s: out of memory", head_path);
-out:
-	if (f)
-		fclose(f);
-	free(mem);
-	if (d)
-		closedir(d);
+	return mem;
+}
+
+/* The head of a disk ring: its segments, from its own directory only. */
+static int open_ring(const char *head_path, const char *head, struct cset *cs)
+{
+	char prefix[256], *copy = strdup(head_path);
+	struct member *m = NULL;
+	size_t n = 0;
+	int rc = -1;
+
+	if (!copy)
+		return msg_error("%s: out of memory", head_path);
+	kv(head, "ring_prefix", prefix, sizeof(prefix));
+	/* The prefix comes from the file: a plain name in this directory, nothing else. */
+	if (!prefix[0] || prefix[0] == '.' || strchr(prefix, '/') || strlen(prefix) > 200)
+		msg_error("%s: ring_prefix '%.60s' is not a plain file name: refused", head_path, prefix);
+	else if (!ring_find(dirname(copy), prefix, &m, &n)) {
+		qsort(m, n, sizeof(*m), by_number);
+		if (!ring_check(head_path, head, m, n)) {
+			cs->keys = ring_keys(m, n);
+			cs->ring = true;
+			if (!cs->keys || set_paths(cs, m, n, head_path) < 0)
+				msg_error("%s: out of memory", head_path);
+			else
+				rc = 0;
+		}
+	}
 	free(copy);
 	free_members(m, n);
 	return rc;
