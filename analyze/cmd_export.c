@@ -118,7 +118,7 @@ int cmd_export(int argc, char **argv)
 	slice_init(&slice);
 	if (parse_args(&slice, argc, argv, &file, &out) < 0)
 		goto done;
-	db = dbcache_open(file, &damaged);
+	db = dbcache_open(file, NULL, &damaged);
 	if (!db) {
 		rc = damaged ? CMD_EXIT_DAMAGED : CMD_EXIT_ERROR;
 		goto done;

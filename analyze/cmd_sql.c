@@ -138,7 +138,7 @@ int cmd_sql(int argc, char **argv)
 				    "argument)", operands[i], strerror(errno));
 			return free(operands), CMD_EXIT_ERROR;
 		}
-	db = dbcache_open_inputs(operands, n - 1, &damaged);
+	db = dbcache_open_inputs(operands, n - 1, NULL, &damaged);
 	if (!db) {
 		free(operands);
 		return damaged ? CMD_EXIT_DAMAGED : CMD_EXIT_ERROR;

@@ -208,6 +208,19 @@ int dec_fail(struct dec *d, const char *fmt, ...)
 	return -1;
 }
 
+/* Every event handed out until dec_select says otherwise; the stack type known. 0 or -1. */
+static int select_init(struct dec *d)
+{
+	struct tep_event *ks = tep_find_event_by_name(d->tep, "ftrace", "kernel_stack");
+
+	d->stack_type = ks ? ks->id : -1;
+	d->cpu_skipped = calloc(d->stats.nr_cpus + 1, 1);
+	d->cpu_last_seq = calloc(d->stats.nr_cpus + 1, sizeof(*d->cpu_last_seq));
+	d->type_counts = calloc(65536, sizeof(*d->type_counts));
+	d->cpu_spans = calloc(d->stats.nr_cpus + 1, sizeof(*d->cpu_spans));
+	return d->cpu_skipped && d->cpu_last_seq && d->type_counts && d->cpu_spans ? 0 : -1;
+}
+
 struct dec *dec_open(const char *path)
 {
 	return dec_open_set(&path, 1);
@@ -243,8 +256,10 @@ struct dec *dec_open_set(const char *const *paths, size_t n)
 		int e = errno;
 
 		cset_free(&cs);
-		if (rc == 0)
+		if (rc == 0 && select_init(d) == 0)
 			return d;
+		if (rc == 0)
+			msg_error("%s: out of memory", path);
 		dec_close(d);
 		errno = e;
 		return NULL;
@@ -282,7 +297,7 @@ struct dec *dec_open_set(const char *const *paths, size_t n)
 	if (dmeta_load_tep(d) < 0)
 		goto fail;
 	d->heap = calloc(d->stats.nr_cpus + 1, sizeof(*d->heap));
-	if (!d->heap) {
+	if (!d->heap || select_init(d) < 0) {
 		dec_fail(d, "%s: out of memory", path);
 		goto fail;
 	}
@@ -320,6 +335,10 @@ void dec_close(struct dec *d)
 	}
 	free(d->cpus);
 	free(d->heap);
+	free(d->cpu_skipped);
+	free(d->cpu_last_seq);
+	free(d->type_counts);
+	free(d->cpu_spans);
 	ftz_reader_close(d->r);
 	decode_set_free(d);
 	dmeta_free(d);
@@ -410,8 +429,65 @@ static int64_t page_missed_events(const struct dec *d, const uint8_t *page, uint
 	return count > INT64_MAX ? -1 : (int64_t)count;
 }
 
+/*
+ * The records of a sub-buffer, walked as libtraceevent's kbuffer walks them
+ * (kbuffer-parse.c, translate_data: the same arithmetic, in one inlined loop
+ * rather than two indirect calls per record): type_len 29 is padding, 30 a time
+ * extend, 31 an absolute time stamp (its top 5 bits kept from the running time),
+ * 0 a record with a length word, 1-28 a record of 4 x type_len bytes. The page's
+ * records were checked to lie inside it (ftz_page_records_ok), which kbuffer
+ * relies on too.
+ */
+#define TS_SHIFT 27
+#define TS_MSB (0xf8ull << 56)
+
+static uint32_t walk_u32(const struct dec *d, const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return d->swap ? __builtin_bswap32(v) : v;
+}
+
+/* The event at or after w->next, or NULL at the end of the page; c->ts follows it. */
+static void *walk_event(struct dec *d, struct cursor *c)
+{
+	struct walk *w = &c->walk;
+
+	while (w->next < w->size) {
+		uint32_t word = walk_u32(d, w->data + w->next);
+		uint32_t type_len = d->big_endian ? word >> 27 : word & 31;
+		uint64_t delta = d->big_endian ? word & ((1u << 27) - 1) : word >> 5;
+
+		w->cur = w->next;
+		switch (type_len) {
+		case 29: /* padding */
+			c->ts += delta;
+			w->next = w->cur + 4 + walk_u32(d, w->data + w->cur + 4);
+			continue;
+		case 30: /* time extend */
+		case 31: /* absolute time stamp */
+			delta += (uint64_t)walk_u32(d, w->data + w->cur + 4) << TS_SHIFT;
+			c->ts = type_len == 31 ? delta | (c->ts & TS_MSB) : c->ts + delta;
+			w->next = w->cur + 8;
+			continue;
+		case 0:
+			w->index = w->cur + 8;
+			w->next = w->index + ((walk_u32(d, w->data + w->cur + 4) - 4 + 3) & ~3u);
+			break;
+		default:
+			w->index = w->cur + 4;
+			w->next = w->index + 4 * type_len;
+			break;
+		}
+		c->ts += delta;
+		return (void *)(w->data + w->index);
+	}
+	return NULL;
+}
+
 /* Load pages until one yields an event. The commit field and the records are
- * checked first because kbuffer trusts them. */
+ * checked first because the walk (and kbuffer) trust them. */
 static bool cursor_next_page(struct dec *d, struct cursor *c)
 {
 	unsigned hdr = 8 + d->long_size;
@@ -431,8 +507,8 @@ static bool cursor_next_page(struct dec *d, struct cursor *c)
 				load_uint(page + 8, d->long_size, d->big_endian) & FTZ_RB_COMMIT_MASK;
 
 		if (ps < hdr || size > ps - hdr ||
-		    (!tep_is_old_format(d->tep) && !ftz_page_records_ok(page + hdr, size, d->big_endian)) ||
-		    kbuffer_load_subbuffer(c->kbuf, page) < 0) {
+		    (!c->kbuf && !ftz_page_records_ok(page + hdr, size, d->big_endian)) ||
+		    (c->kbuf && kbuffer_load_subbuffer(c->kbuf, page) < 0)) {
 			d->stats.bad_pages++;
 			continue;
 		}
@@ -440,7 +516,13 @@ static bool cursor_next_page(struct dec *d, struct cursor *c)
 		if (missed && c->missed >= 0)
 			c->missed = missed < 0 ? -1 : missed > INT64_MAX - c->missed ? INT64_MAX :
 				    c->missed + missed;
-		c->ev = kbuffer_read_event(c->kbuf, &c->ts);
+		if (c->kbuf) {
+			c->ev = kbuffer_read_event(c->kbuf, &c->ts);
+		} else {
+			c->walk = (struct walk){ .data = page + hdr, .size = (uint32_t)size };
+			c->ts = load_uint(page, 8, d->big_endian);
+			c->ev = walk_event(d, c);
+		}
 		if (c->ev)
 			return true;
 	}
@@ -449,7 +531,7 @@ static bool cursor_next_page(struct dec *d, struct cursor *c)
 /* Fill c->rec for c->ev; false (and the page abandoned) if the event overruns it. */
 static bool cursor_fill(struct dec *d, struct cursor *c)
 {
-	int size = kbuffer_event_size(c->kbuf);
+	int size = c->kbuf ? kbuffer_event_size(c->kbuf) : (int)(c->walk.next - c->walk.index);
 	const uint8_t *page = c->pages + (size_t)(c->page - 1) * c->page_size;
 
 	if (size < 2 || (uint8_t *)c->ev + size > page + c->page_size) {
@@ -460,7 +542,7 @@ static bool cursor_fill(struct dec *d, struct cursor *c)
 	c->rec.cpu = c->cpu;
 	c->rec.data = c->ev;
 	c->rec.size = size;
-	c->rec.record_size = kbuffer_curr_size(c->kbuf);
+	c->rec.record_size = c->kbuf ? kbuffer_curr_size(c->kbuf) : (int)(c->walk.next - c->walk.cur);
 	c->rec.offset = c->sec_offset;
 	c->rec.missed_events = c->missed > INT_MAX ? INT_MAX : (int)c->missed; /* libtraceevent: int */
 	return true;
@@ -471,7 +553,7 @@ static bool cursor_advance(struct dec *d, struct cursor *c, bool first)
 {
 	if (!first) {
 		c->missed = 0;
-		c->ev = kbuffer_next_event(c->kbuf, &c->ts);
+		c->ev = c->kbuf ? kbuffer_next_event(c->kbuf, &c->ts) : walk_event(d, c);
 	}
 	for (;;) {
 		if (!c->ev && !cursor_next_page(d, c))
@@ -510,19 +592,24 @@ static void sift_down(struct dec *d, int i)
 
 static int start(struct dec *d)
 {
+	const uint16_t one = 1;
+
 	d->started = true;
+	d->swap = (*(const uint8_t *)&one == 1) == d->big_endian;
 	for (unsigned i = 0; i < d->stats.nr_cpus; i++) {
 		struct cursor *c = &d->cpus[i];
 
 		c->cpu = i;
 		if (!c->nr_secs)
 			continue;
-		c->kbuf = kbuffer_alloc(d->long_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
-					d->big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
-		if (!c->kbuf)
-			return -ENOMEM;
-		if (tep_is_old_format(d->tep))
+		/* the first ring buffer's format (2.6.30 and before): kbuffer's old walk */
+		if (tep_is_old_format(d->tep)) {
+			c->kbuf = kbuffer_alloc(d->long_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
+						d->big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
+			if (!c->kbuf)
+				return -ENOMEM;
 			kbuffer_set_old_format(c->kbuf);
+		}
 		if (cursor_advance(d, c, true))
 			d->heap[d->heap_len++] = i;
 	}
@@ -531,12 +618,11 @@ static int start(struct dec *d)
 	return 0;
 }
 
-int dec_next(struct dec *d, struct dec_event *ev)
+/* The next event of the merge, whatever its type (the event field is not set). */
+static int merge_next(struct dec *d, struct dec_event *ev)
 {
 	struct cursor *c;
 
-	if (d->dat)
-		return dat_next(d, ev);
 	if (!d->started) {
 		if (start(d) < 0)
 			return 0;
@@ -556,10 +642,76 @@ int dec_next(struct dec *d, struct dec_event *ev)
 	ev->missed = c->missed;
 	ev->section_offset = c->sec_offset;
 	ev->type_id = (int)load_uint(c->ev, 2, d->big_endian);
-	ev->event = tep_find_event(d->tep, ev->type_id);
 	if (d->files_in)
 		decode_set_count(d, c->secs[c->next_sec - 1].file, ev);
 	return 1;
+}
+
+void dec_select(struct dec *d, const uint64_t *deliver, const uint64_t *count)
+{
+	d->deliver = deliver;
+	d->count = count;
+}
+
+static bool type_in(const uint64_t *map, int type_id)
+{
+	return type_id >= 0 && type_id < 65536 && DEC_TYPE_HAS(map, type_id);
+}
+
+const uint64_t *dec_type_counts(const struct dec *d)
+{
+	return d->type_counts;
+}
+
+uint64_t dec_span(const struct dec *d, uint64_t *first_ts, uint64_t *last_ts)
+{
+	*first_ts = d->first_ts;
+	*last_ts = d->last_ts;
+	return d->seq;
+}
+
+uint64_t dec_cpu_span(const struct dec *d, unsigned cpu, uint64_t *first_ts, uint64_t *last_ts)
+{
+	const struct cpu_span *cs = cpu < d->stats.nr_cpus ? &d->cpu_spans[cpu] : NULL;
+
+	*first_ts = cs ? cs->first_ts : 0;
+	*last_ts = cs ? cs->last_ts : 0;
+	return cs ? cs->events : 0;
+}
+
+int dec_next(struct dec *d, struct dec_event *ev)
+{
+	for (;;) {
+		int rc = d->dat ? dat_next(d, ev) : merge_next(d, ev);
+		bool counted, out;
+
+		if (rc <= 0)
+			return rc;
+		if (ev->type_id >= 0 && ev->type_id < 65536)
+			d->type_counts[ev->type_id]++;
+		counted = d->count && type_in(d->count, ev->type_id);
+		out = !d->deliver || type_in(d->deliver, ev->type_id) || ev->missed ||
+		      ev->type_id == d->stack_type;
+		ev->cpu_prev_seq = d->cpu_last_seq[ev->cpu];
+		ev->prev_skipped = d->cpu_skipped[ev->cpu];
+		if (counted) {
+			struct cpu_span *cs = &d->cpu_spans[ev->cpu];
+
+			if (!cs->events++)
+				cs->first_ts = ev->ts;
+			cs->last_ts = ev->ts;
+			if (!d->seq++)
+				d->first_ts = ev->ts;
+			d->cpu_last_seq[ev->cpu] = d->seq;
+			d->cpu_skipped[ev->cpu] = !out;
+		}
+		d->last_ts = ev->ts;
+		ev->seq = d->seq;
+		if (out) {
+			ev->event = tep_find_event(d->tep, ev->type_id);
+			return 1;
+		}
+	}
 }
 
 uint64_t dec_pages_done(const struct dec *d)

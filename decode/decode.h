@@ -48,6 +48,15 @@ struct dec_event {
 	 */
 	int64_t missed;
 	uint64_t section_offset;    /* file offset of the PAGES section holding the event */
+	/*
+	 * The event's number among the events of the counted types (dec_select) in
+	 * merged order over the whole capture, 1 for the first; for an event of a type
+	 * not counted, the number of the last counted event before it. The same for an
+	 * event whatever dec_select delivers.
+	 */
+	uint64_t seq;
+	uint64_t cpu_prev_seq;      /* seq of the last counted event before it on its CPU, 0 none */
+	bool prev_skipped;          /* ... and that event was not handed out */
 };
 
 /* Totals known right after dec_open (from the section index). */
@@ -91,6 +100,30 @@ void dec_close(struct dec *d);
 /* Next event in global time order (ties: lower CPU first). 1: *ev filled,
  * 0: no more events (clean end, or damage reached: see dec_damage). */
 int dec_next(struct dec *d, struct dec_event *ev);
+
+/*
+ * Which events dec_next hands out, as bitmaps of 65536 bits indexed by type id
+ * (DEC_TYPE_SET / DEC_TYPE_HAS), before the first dec_next:
+ *   DELIVER  the types handed out (NULL: every event, the default);
+ *   COUNT    the types ev->seq numbers (NULL: none).
+ * Every event is still merged and counted, so a pass over a few types numbers
+ * events as a pass over all of them does; the ones not handed out cost reading
+ * their record header, not their fields. Handed out whatever their type: an event
+ * carrying a loss (ev->missed != 0), and a kernel_stack event (the stacks of
+ * skipped events included: ev->prev_skipped says). The bitmaps must live until
+ * dec_close.
+ */
+#define DEC_TYPE_WORDS (65536 / 64)
+#define DEC_TYPE_SET(map, id) ((map)[(id) >> 6] |= 1ull << ((id) & 63))
+#define DEC_TYPE_HAS(map, id) (((map)[(id) >> 6] >> ((id) & 63)) & 1)
+void dec_select(struct dec *d, const uint64_t *deliver, const uint64_t *count);
+/* Events merged so far per type id (handed out or not): 65536 counts. */
+const uint64_t *dec_type_counts(const struct dec *d);
+/* The counted events merged so far; the time of the first of them and of the last
+ * event merged (of any type). */
+uint64_t dec_span(const struct dec *d, uint64_t *first_ts, uint64_t *last_ts);
+/* The same for one CPU: its counted events merged so far, its first and last. */
+uint64_t dec_cpu_span(const struct dec *d, unsigned cpu, uint64_t *first_ts, uint64_t *last_ts);
 
 /* Pages consumed so far by dec_next (for progress output). */
 uint64_t dec_pages_done(const struct dec *d);

@@ -35,7 +35,11 @@ struct cursor {
 	const uint8_t *pages;
 	uint32_t nr_pages, page, page_size;
 	uint64_t sec_offset;
-	struct kbuffer *kbuf;
+	struct kbuffer *kbuf;   /* the 2.6.30 ring-buffer format only; else the walk: */
+	struct walk {           /* decode.c: the records of one checked sub-buffer */
+		const uint8_t *data; /* its records, `size` bytes */
+		uint32_t size, cur, index, next; /* the current record: header, data, end */
+	} walk;
 	void *ev;               /* current event data, NULL when exhausted */
 	unsigned long long ts;
 	int64_t missed;         /* loss flagged on the page the current event opens */
@@ -81,6 +85,7 @@ struct dec {
 	char *end_set;          /* END text + set keys + per-file figures (dec_end_text of a set) */
 	int long_size;
 	bool big_endian;
+	bool swap;              /* the file's byte order is not this host's */
 	bool bad_endian;        /* INFO endian neither little nor big: refused */
 	char *info, *end;
 	struct dec_file *files; /* in file order of first appearance */
@@ -96,6 +101,14 @@ struct dec {
 	size_t cap_cpus;
 	uint64_t batch_bytes;   /* sum of the cursors' batch_cap, against DEC_MAX_BATCH_BYTES */
 	int *heap;              /* cursor indexes, min-heap on (ts, cpu) */
+	const uint64_t *deliver, *count; /* dec_select's type bitmaps */
+	int stack_type;         /* ftrace:kernel_stack's type id, -1 none */
+	uint64_t seq;           /* counted events merged so far */
+	uint64_t *cpu_last_seq; /* per CPU: seq of its last counted event */
+	struct cpu_span { uint64_t events, first_ts, last_ts; } *cpu_spans; /* dec_cpu_span */
+	uint8_t *cpu_skipped;   /* per CPU: ... and it was not handed out */
+	uint64_t *type_counts;  /* events merged per type id (65536) */
+	uint64_t first_ts, last_ts; /* dec_span */
 	int heap_len;
 	bool started;
 	uint64_t pages_done;

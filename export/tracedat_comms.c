@@ -72,7 +72,7 @@ char *tracedat_cmdlines(const struct dec *d, const char *in, size_t *len, bool *
 	/* the database (cached beside IN; a damaged IN gives what came before, and
 	 * ftana_open has said so) */
 	*damaged = false;
-	db = dbcache_open(in, damaged);
+	db = dbcache_open(in, &import_types_none, damaged); /* its tasks only */
 	if (db && (pids = listed_pids(file ? file : "", file_len, &nr), !file_len || pids) &&
 	    sqlite3_prepare_v2(db, "SELECT pid, comm FROM tasks WHERE comm IS NOT NULL ORDER BY pid",
 			       -1, &st, NULL) == SQLITE_OK) {

@@ -13,6 +13,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <inttypes.h>
 #include <libgen.h>
 #include <limits.h>
@@ -35,7 +36,7 @@
 #include "store/trust.h"
 
 /* Bump when the database layout changes: older caches are rebuilt. */
-#define DB_VERSION "4" /* 2: profile_rounds, function_profile; 3: signed (cache_mac); 4: tgids from /proc/tgids */
+#define DB_VERSION "5" /* 2: profile_rounds, function_profile; 3: signed (cache_mac); 4: tgids from /proc/tgids; 5: types imported as asked (event_types.imported) */
 
 enum kind { KIND_FTZ, KIND_TRACEDAT, KIND_DB, KIND_OTHER };
 
@@ -210,11 +211,44 @@ static int finish_build(void *arg)
 	return rc;
 }
 
-/* The given inputs go to the import as given: it resolves the set again (the same files). */
+/* SRC's bytes into the new file DST. 0, or -1 after an error. */
+static int copy_file(const char *src, const char *dst)
+{
+	int in = open(src, O_RDONLY | O_NOFOLLOW), out = -1, rc = -1;
+	struct stat st;
+
+	if (in >= 0 && fstat(in, &st) == 0)
+		out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
+	for (off_t left = in >= 0 && out >= 0 ? st.st_size : -1; left >= 0;) {
+		ssize_t n = left ? copy_file_range(in, NULL, out, NULL, (size_t)left, 0) : 0;
+
+		if (n < 0 || (n == 0 && left)) /* no copy_file_range here, or the file shrank */
+			break;
+		left -= n;
+		if (!left) {
+			rc = 0;
+			break;
+		}
+	}
+	if (rc < 0)
+		msg_error_errno(errno ? errno : EIO, "%s: cannot copy it to %s", src, dst);
+	if (in >= 0)
+		close(in);
+	if (out >= 0 && close(out) < 0 && !rc)
+		rc = msg_error_errno(errno, "%s", dst);
+	return rc;
+}
+
+/*
+ * Import into OUT through OUT.tmp.PID: a new database of TYPES, or with EXTEND a copy
+ * of OUT (a trusted cache) with TYPES added; signed and renamed over OUT. The given
+ * inputs go to the import as given: it resolves the set again (the same files).
+ */
 static int build(const char *const *inputs, size_t n, const struct input_set *in,
-		 const char *out, bool *damaged)
+		 const char *out, bool extend, const struct import_types *types, bool *damaged)
 {
 	struct build b = { .input = inputs[0], .out = out, .src = &in->st, .digest = in->digest };
+	struct import_job job = { .inputs = inputs, .n = n, .extend = extend, .types = types };
 	char *tmp;
 	int rc;
 
@@ -224,7 +258,11 @@ static int build(const char *const *inputs, size_t n, const struct input_set *in
 	unlink(tmp);
 	b.tmp = tmp;
 	errno = 0;
-	rc = import_isolated_set(inputs, n, tmp, damaged, finish_build, &b);
+	rc = extend ? copy_file(out, tmp) : 0;
+	if (!rc)
+		rc = import_isolated_job(&job, tmp, damaged, finish_build, &b);
+	else
+		unlink(tmp);
 	if (rc < 0 && in->st.st_size < 16 && in->kind == KIND_FTZ)
 		*damaged = true; /* a .ftz cut inside its file header */
 	free(tmp);
@@ -239,7 +277,7 @@ int dbcache_build_set(const char *const *inputs, size_t n, const char *out, bool
 	*damaged = false;
 	if (input_set_open(inputs, n, &in) < 0)
 		return -1;
-	rc = build(inputs, n, &in, out, damaged);
+	rc = build(inputs, n, &in, out, false, NULL, damaged);
 	cset_free(&in.cs);
 	return rc;
 }
@@ -341,7 +379,28 @@ static char *join_cache_path(const char *const *inputs, size_t n)
 	return p;
 }
 
-static sqlite3 *open_input(const char *const *inputs, size_t n, bool *damaged)
+/* Does db lack the rows of some type TYPES asks for (NULL: any type)? */
+static bool lacks(sqlite3 *db, const struct import_types *types)
+{
+	sqlite3_stmt *st;
+	bool missing = false;
+
+	if (sqlite3_prepare_v2(db, "SELECT system || ':' || name FROM event_types WHERE NOT imported",
+			       -1, &st, NULL) != SQLITE_OK)
+		return true; /* no such column: not a database of ours after all */
+	while (!missing && sqlite3_step(st) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+
+		missing = !types;
+		for (size_t i = 0; types && i < types->n && !missing && name; i++)
+			missing = !fnmatch(types->specs[i], name, 0);
+	}
+	sqlite3_finalize(st);
+	return missing;
+}
+
+static sqlite3 *open_input(const char *const *inputs, size_t n, const struct import_types *types,
+			   bool *damaged)
 {
 	const char *path = inputs[0];
 	char *cache = join_cache_path(inputs, n);
@@ -361,15 +420,21 @@ static sqlite3 *open_input(const char *const *inputs, size_t n, bool *damaged)
 	}
 	digest = in.digest;
 	db = open_trusted(cache, src, digest, &suspicious);
-	if (db) {
+	if (db && !lacks(db, types)) {
 		*damaged = warn_damage(db, path);
 		goto out;
 	}
 	if (suspicious)
 		msg_error("%s: not made by this user's ftana from %s; rebuilding it",
 			cache, path);
-	if (build(inputs, n, &in, cache, damaged) < 0)
+	/* ours, but without some types asked for: they are added to a copy */
+	bool extend = db != NULL;
+
+	sqlite3_close(db);
+	if (build(inputs, n, &in, cache, extend, types, damaged) < 0) {
+		db = NULL;
 		goto out;
+	}
 	db = open_trusted(cache, src, digest, &suspicious);
 	if (!db)
 		msg_error("%s: changed by someone else while it was built", cache);
@@ -379,7 +444,8 @@ out:
 	return db;
 }
 
-sqlite3 *dbcache_open_set(const char *const *inputs, size_t n, bool *damaged)
+sqlite3 *dbcache_open_set(const char *const *inputs, size_t n, const struct import_types *types,
+			  bool *damaged)
 {
 	*damaged = false;
 	for (size_t i = 0; n > 1 && i < n; i++)
@@ -387,10 +453,10 @@ sqlite3 *dbcache_open_set(const char *const *inputs, size_t n, bool *damaged)
 			msg_error("%s: only .ftz files of one --rotate series can be joined", inputs[i]);
 			return NULL;
 		}
-	return n > 1 ? open_input(inputs, n, damaged) : dbcache_open(inputs[0], damaged);
+	return n > 1 ? open_input(inputs, n, types, damaged) : dbcache_open(inputs[0], types, damaged);
 }
 
-sqlite3 *dbcache_open(const char *path, bool *damaged)
+sqlite3 *dbcache_open(const char *path, const struct import_types *types, bool *damaged)
 {
 	struct stat src;
 	sqlite3 *db;
@@ -413,10 +479,11 @@ sqlite3 *dbcache_open(const char *path, bool *damaged)
 	case KIND_TRACEDAT:
 		break;
 	}
-	return open_input(&path, 1, damaged);
+	return open_input(&path, 1, types, damaged);
 }
 
-sqlite3 *dbcache_open_inputs(const char *const *files, size_t n, bool *damaged)
+sqlite3 *dbcache_open_inputs(const char *const *files, size_t n, const struct import_types *types,
+			     bool *damaged)
 {
 	struct stat st;
 
@@ -427,6 +494,6 @@ sqlite3 *dbcache_open_inputs(const char *const *files, size_t n, bool *damaged)
 			msg_error("%s: %s", files[i], strerror(errno));
 			return NULL;
 		}
-	return dbcache_open_set(files, n, damaged);
+	return dbcache_open_set(files, n, types, damaged);
 }
 

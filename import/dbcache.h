@@ -17,18 +17,25 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "import/import.h"
+
 /*
  * Open PATH for reading: a .db as is; a .ftz or trace.dat through its cache, built
- * when missing or not ours. *damaged is set when the input was damaged (a warning
+ * when missing or not ours, with the rows of the event TYPES asked for (import.h;
+ * NULL: every type; none: only what every question needs). A cache that lacks some
+ * of them gets them added (a copy extended, signed and renamed over it), so a
+ * capture is imported only as far as the questions asked of it so far need. *damaged is set when the input was damaged (a warning
  * with the offset has been given once). NULL after a one-line error (*damaged is
  * then set when the .ftz is damaged before anything could be imported).
  */
-sqlite3 *dbcache_open(const char *path, bool *damaged);
+sqlite3 *dbcache_open(const char *path, const struct import_types *types, bool *damaged);
 /* The same for several files of one --rotate series (one: dbcache_open). */
-sqlite3 *dbcache_open_set(const char *const *inputs, size_t n, bool *damaged);
+sqlite3 *dbcache_open_set(const char *const *inputs, size_t n, const struct import_types *types,
+			  bool *damaged);
 /* The same after checking that each of FILES exists (one line naming the one that
  * does not): for `ftana info`, `sql` and the reports, whose operands may be typos. */
-sqlite3 *dbcache_open_inputs(const char *const *files, size_t n, bool *damaged);
+sqlite3 *dbcache_open_inputs(const char *const *files, size_t n, const struct import_types *types,
+			     bool *damaged);
 
 /*
  * Import INPUT (a .ftz or trace.dat) into OUT, signed as ours, through OUT.tmp.PID

@@ -10,6 +10,7 @@
  * Recordings without the kernel_stack format skip the wait.
  */
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,24 +23,12 @@
 #include "store/sql_files.h"
 #include "store/sqlguard.h"
 
-struct pending {
-	struct etable *t;       /* NULL: nothing waiting */
-	uint64_t id;
-	unsigned long long ts;
-	int size;
-	int64_t stack_id;
-	uint8_t *data;
-	int cap;
-};
-
-static void progress(struct importer *im, bool last);
-
 int im_error(struct importer *im, int rc, const char *fmt, ...)
 {
 	va_list ap;
 
 	if (im->progress_on) /* the progress line ends first, as it would at the end */
-		progress(im, true);
+		pass_progress(im, true);
 	va_start(ap, fmt);
 	msg_verror(fmt, ap);
 	va_end(ap);
@@ -98,141 +87,6 @@ int im_exec_file(struct importer *im, const char *path)
 	return im_exec(im, sql);
 }
 
-static double now_s(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec / 1e9;
-}
-
-/* last: the line's final state, with its newline; once (progress_on is then off). */
-static void progress(struct importer *im, bool last)
-{
-	const struct dec_stats *s = dec_stats(im->dec);
-	double dt = now_s() - im->progress_t0;
-
-	/* a progress line on a terminal, redrawn in place: not a message */
-	fprintf(stderr, "\r%s: pages %llu/%llu, %llu events, %.0f events/s%s", msg_prefix(),
-		(unsigned long long)dec_pages_done(im->dec), (unsigned long long)s->nr_pages,
-		(unsigned long long)im->ids, dt > 0 ? im->ids / dt : 0.0, last ? "\n" : "");
-	if (last)
-		im->progress_on = false;
-}
-
-static int flush(struct importer *im, struct pending *p, int cpu)
-{
-	int rc;
-
-	if (!p->t)
-		return 0;
-	rc = plan_insert(im, p->t, p->id, p->ts, cpu, p->data, p->size, p->stack_id);
-	p->t = NULL;
-	return rc;
-}
-
-static int hold(struct pending *p, struct etable *t, uint64_t id, const struct dec_event *ev)
-{
-	if (ev->record->size > p->cap) {
-		uint8_t *n = realloc(p->data, ev->record->size);
-
-		if (!n)
-			return -ENOMEM;
-		p->data = n;
-		p->cap = ev->record->size;
-	}
-	memcpy(p->data, ev->record->data, ev->record->size);
-	p->t = t;
-	p->id = id;
-	p->ts = ev->ts;
-	p->size = ev->record->size;
-	p->stack_id = -1;
-	return 0;
-}
-
-static int note_loss(struct importer *im, const struct dec_event *ev)
-{
-	sqlite3_stmt *st = im->lost_insert;
-	int rc;
-
-	sqlite3_bind_int(st, 1, ev->cpu);
-	sqlite3_bind_int64(st, 2, (int64_t)ev->ts);
-	if (ev->missed > 0)
-		sqlite3_bind_int64(st, 3, ev->missed);
-	else
-		sqlite3_bind_null(st, 3);
-	rc = sqlite3_step(st);
-	sqlite3_reset(st);
-	return rc == SQLITE_DONE ? 0 : im_sql_error(im, "lost_events");
-}
-
-/* The event loop: every event of the file into its table. */
-static int import_events(struct importer *im, struct import_result *res, bool show,
-			 uint64_t *first_ts, uint64_t *last_ts)
-{
-	unsigned nr_cpus = dec_stats(im->dec)->nr_cpus;
-	struct pending *pend = calloc(nr_cpus + 1, sizeof(*pend));
-	struct tep_event *ks = tep_find_event_by_name(im->tep, "ftrace", "kernel_stack");
-	struct dec_event ev;
-	double shown = now_s();
-	int rc = pend ? 0 : -ENOMEM;
-
-	im->progress_t0 = shown;
-	im->progress_on = show;
-	while (!rc && dec_next(im->dec, &ev) > 0) {
-		struct etable *t = im->by_id[ev.type_id & 0xffff];
-		struct pending *p = &pend[ev.cpu];
-
-		if (!im->ids)
-			*first_ts = ev.ts;
-		*last_ts = ev.ts;
-		if (ev.missed) {
-			/* events were lost just before: a stack here may be a lost event's */
-			if ((rc = note_loss(im, &ev)) || (rc = flush(im, p, ev.cpu)))
-				break;
-		}
-		/* ks was looked up once: a pointer compare, not two strcmp per event */
-		if (ks && ev.event == ks) {
-			if (p->t && p->stack_id < 0) {
-				p->stack_id = stacks_intern(im, ev.event, ev.record->data,
-							    ev.record->size);
-				res->stacks++;
-				rc = flush(im, p, ev.cpu);
-			} else {
-				im->orphan_stacks++;
-			}
-			continue;
-		}
-		if (!t) {
-			im->unknown_events++; /* no format for this type in the file */
-			continue;
-		}
-		if (!t->created && (rc = plan_create(im, t)))
-			break;
-		if (ks) {
-			rc = flush(im, p, ev.cpu);
-			if (!rc)
-				rc = hold(p, t, ++im->ids, &ev);
-		} else {
-			rc = plan_insert(im, t, ++im->ids, ev.ts, ev.cpu, ev.record->data,
-					 ev.record->size, -1);
-		}
-		if (im->progress_on && !(im->ids & 0xffff) && now_s() - shown > 0.25) {
-			shown = now_s();
-			progress(im, false);
-		}
-	}
-	for (unsigned c = 0; !rc && pend && c < nr_cpus; c++)
-		rc = flush(im, &pend[c], c);
-	for (unsigned c = 0; pend && c < nr_cpus; c++)
-		free(pend[c].data);
-	free(pend);
-	res->events = im->ids;
-	if (im->progress_on)
-		progress(im, true);
-	return rc;
-}
-
 static int open_db(struct importer *im, const char *path)
 {
 	if (sqlite3_open_v2(path, &im->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
@@ -247,20 +101,83 @@ static int open_db(struct importer *im, const char *path)
 		       " PRAGMA temp_store=MEMORY;");
 }
 
-static int run(struct importer *im, const char *db, bool show, struct import_result *res)
+/* Does SYSTEM:NAME match one of the request's globs (none: every type)? */
+static bool asked(const struct import_types *types, const struct tep_event *ev)
 {
-	uint64_t first = 0, last = 0;
-	int rc;
+	char name[512];
 
-	if ((rc = open_db(im, db)) || (rc = im_exec_file(im, "schema/tables.sql")) ||
-	    (rc = im_exec(im, "BEGIN")) || (rc = plan_tables(im)))
-		return rc;
-	if ((rc = im_prepare(im, "INSERT INTO lost_events VALUES (?,?,?)", &im->lost_insert)) ||
-	    (rc = im_prepare(im, "INSERT INTO stacks VALUES (?,?,?,?)", &im->stack_insert)))
-		return rc;
-	rc = import_events(im, res, show, &first, &last);
-	if (rc)
-		return rc;
+	if (!types)
+		return true;
+	snprintf(name, sizeof(name), "%s:%s", ev->system ? ev->system : "", ev->name ? ev->name : "");
+	for (size_t i = 0; i < types->n; i++)
+		if (!fnmatch(types->specs[i], name, 0))
+			return true;
+	return false;
+}
+
+/* The types already in the database (a later pass): their tables exist, their rows
+ * are there. 0, or an error said. */
+static int load_imported(struct importer *im, uint64_t *imported)
+{
+	sqlite3_stmt *st;
+	int rc = im_prepare(im, "SELECT type_id, imported, table_name FROM event_types", &st);
+
+	while (!rc && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int id = sqlite3_column_int(st, 0);
+		struct etable *t = id >= 0 && id < 65536 ? im->by_id[id] : NULL;
+
+		rc = 0;
+		if (!t || !sqlite3_column_int(st, 1))
+			continue;
+		DEC_TYPE_SET(imported, id);
+		t->created = sqlite3_column_type(st, 2) != SQLITE_NULL;
+	}
+	if (rc == SQLITE_DONE)
+		rc = 0;
+	else if (rc > 0)
+		rc = im_sql_error(im, "event_types");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/*
+ * The pass's type maps: counted (every type with a table but kernel_stack), want
+ * (asked for and not imported yet), deliver (want; in the base pass also every
+ * type with a comm, for tasks). 0, or an error said.
+ */
+static int plan_pass(struct importer *im, const struct import_types *types)
+{
+	uint64_t *maps = calloc(4 * DEC_TYPE_WORDS, sizeof(*maps)), *imported;
+	struct tep_event *ks = tep_find_event_by_name(im->tep, "ftrace", "kernel_stack");
+	int rc = 0;
+
+	if (!maps)
+		return im_error(im, -ENOMEM, "%s: out of memory", im->path);
+	im->want = maps;
+	im->deliver = maps + DEC_TYPE_WORDS;
+	im->counted = maps + 2 * DEC_TYPE_WORDS;
+	imported = maps + 3 * DEC_TYPE_WORDS;
+	if (!im->base)
+		rc = load_imported(im, imported);
+	for (int i = 0; !rc && i < im->nr_tables; i++) {
+		struct etable *t = &im->tables[i];
+		int id = t->event->id;
+
+		if (t->duplicate_id || id < 0 || id >= 65536 || t->event == ks)
+			continue;
+		DEC_TYPE_SET(im->counted, id);
+		if (asked(types, t->event) && !DEC_TYPE_HAS(imported, id)) {
+			DEC_TYPE_SET(im->want, id);
+			DEC_TYPE_SET(im->deliver, id);
+		}
+		if (im->base && t->nr_pairs)
+			DEC_TYPE_SET(im->deliver, id);
+	}
+	return rc;
+}
+
+static int damage(struct importer *im, struct import_result *res)
+{
 	res->damaged = dec_damage(im->dec, &res->damage_offset, NULL);
 	if (res->damaged) {
 		const char *why = "";
@@ -268,24 +185,49 @@ static int run(struct importer *im, const char *db, bool show, struct import_res
 		dec_damage(im->dec, NULL, &why);
 		snprintf(res->damage_reason, sizeof(res->damage_reason), "%s", why);
 	}
-	if ((rc = meta_write(im, res, first, last)) || (rc = profile_import(im)) ||
-	    (rc = meta_event_types(im)) ||
-	    (rc = meta_tasks(im)) || (rc = plan_events_view(im)) ||
-	    (rc = im_exec_file(im, "schema/indexes.sql")))
+	return 0;
+}
+
+static int run(struct importer *im, const char *db, bool show, const struct import_types *types,
+	       struct import_result *res)
+{
+	uint64_t first = 0, last = 0;
+	int rc;
+
+	if ((rc = open_db(im, db)) || (im->base && (rc = im_exec_file(im, "schema/tables.sql"))) ||
+	    (rc = im_exec(im, "BEGIN")) || (rc = plan_tables(im)) || (rc = plan_pass(im, types)))
+		return rc;
+	if ((rc = im_prepare(im, "INSERT INTO lost_events VALUES (?,?,?)", &im->lost_insert)) ||
+	    (rc = im_prepare(im, "INSERT INTO stacks VALUES (?,?,?,?)", &im->stack_insert)))
+		return rc;
+	if ((rc = pass_events(im, show)))
+		return rc;
+	res->events = dec_span(im->dec, &first, &last);
+	res->stacks = im->stacks_attached;
+	damage(im, res);
+	if (im->base &&
+	    ((rc = meta_write(im, res, first, last)) || (rc = profile_import(im)) ||
+	     (rc = meta_event_types(im)) || (rc = meta_tasks(im))))
+		return rc;
+	if (!im->base && (rc = meta_imported(im)))
+		return rc;
+	if ((rc = plan_events_view(im)) || (im->base && (rc = im_exec_file(im, "schema/indexes.sql"))))
 		return rc;
 	return im_exec(im, "COMMIT");
 }
 
+const struct import_types import_types_none = { NULL, 0 };
+
 int import_ftz(const char *ftz, const char *db, bool progress_on, struct import_result *res)
 {
-	return import_ftz_set(&ftz, 1, db, progress_on, res);
+	return import_capture(&ftz, 1, db, false, NULL, progress_on, res);
 }
 
-int import_ftz_set(const char *const *inputs, size_t n, const char *db, bool progress_on,
-		   struct import_result *res)
+int import_capture(const char *const *inputs, size_t n, const char *db, bool extend,
+		   const struct import_types *types, bool progress_on, struct import_result *res)
 {
 	const char *ftz = inputs[0];
-	struct importer im = { .path = ftz };
+	struct importer im = { .path = ftz, .base = !extend };
 	const uint16_t one = 1;
 	int rc;
 
@@ -295,7 +237,7 @@ int import_ftz_set(const char *const *inputs, size_t n, const char *db, bool pro
 		return errno == EBADMSG ? -2 : -1;
 	im.tep = dec_tep(im.dec);
 	im.native = (*(const uint8_t *)&one == 1) == !tep_is_file_bigendian(im.tep);
-	rc = run(&im, db, progress_on, res);
+	rc = run(&im, db, progress_on, types, res);
 	if (rc && !im.said) { /* an error without a message of its own */
 		if (im.unsaid)
 			msg_error("%s", im.unsaid);
@@ -303,6 +245,7 @@ int import_ftz_set(const char *const *inputs, size_t n, const char *db, bool pro
 			msg_error("%s: %s", ftz, strerror(-rc));
 	}
 	free(im.unsaid);
+	free(im.want);
 	sqlite3_finalize(im.lost_insert);
 	sqlite3_finalize(im.stack_insert);
 	plan_free(&im);

@@ -16,16 +16,33 @@ struct import_result {
 };
 
 /*
- * Import FTZ into a new database at DB (which must not exist yet; the caller
- * builds into a temporary name and renames). progress: print pages done/total
- * and events/s on stderr while importing. 0, or -1 after a one-line error
- * (common/msg.h); -2 after one when the .ftz is damaged before its metadata is
- * complete: nothing to import. The damage of an import that succeeded is in *res,
- * not said.
+ * Import FTZ, every event type, into a new database at DB (which must not exist
+ * yet; the caller builds into a temporary name and renames). progress: print pages
+ * done/total and events/s on stderr while importing. 0, or -1 after a one-line
+ * error (common/msg.h); -2 after one when the .ftz is damaged before its metadata
+ * is complete: nothing to import. The damage of an import that succeeded is in
+ * *res, not said.
  */
 int import_ftz(const char *ftz, const char *db, bool progress, struct import_result *res);
-/* The same for a capture of several files (decode.h dec_open_set: a --rotate series). */
-int import_ftz_set(const char *const *inputs, size_t n, const char *db, bool progress,
-		   struct import_result *res);
+
+/* Which event types an import writes rows for: SYSTEM:EVENT globs (fnmatch(3)). */
+struct import_types {
+	const char *const *specs;
+	size_t n;
+};
+/* No type: only what every question needs (meta, tasks, losses, stacks, ...). */
+extern const struct import_types import_types_none;
+
+/*
+ * Import the capture INPUTS (one file, a ring's head, or a --rotate series:
+ * decode.h dec_open_set) into DB, the rows of TYPES only (NULL: every type), as
+ * import_ftz does. Without EXTEND, DB is new: this first pass also writes what
+ * every question needs (meta, event_types with every type's count, tasks, losses,
+ * stacks, symbols, cpu_stats). With EXTEND, DB is one an earlier pass made from the
+ * same capture: the types asked for that it lacks are added (ids, stack ids and
+ * names as a full import gives them), nothing else changes. Same returns.
+ */
+int import_capture(const char *const *inputs, size_t n, const char *db, bool extend,
+		   const struct import_types *types, bool progress, struct import_result *res);
 
 #endif

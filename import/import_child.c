@@ -69,14 +69,15 @@ static void remove_tmp(const char *tmp)
 		unlink(journal);
 }
 
-static enum child_status child_import(const char *const *inputs, size_t n, const char *tmp)
+static enum child_status child_import(const struct import_job *job, const char *tmp)
 {
-	const char *ftz = inputs[0];
+	const char *ftz = job->inputs[0];
 	struct import_result res;
 	int rc;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL); /* a parent killed with -9 takes its import along */
-	rc = import_ftz_set(inputs, n, tmp, isatty(STDERR_FILENO), &res);
+	rc = import_capture(job->inputs, job->n, tmp, job->extend, job->types,
+			    isatty(STDERR_FILENO), &res);
 	if (rc < 0) /* it said why */
 		return rc == -2 ? CHILD_DAMAGED_EMPTY : CHILD_ERROR;
 	test_hook();
@@ -91,13 +92,15 @@ static enum child_status child_import(const char *const *inputs, size_t n, const
 int import_isolated(const char *ftz, const char *tmp, bool *damaged,
 		    int (*finish)(void *arg), void *arg)
 {
-	return import_isolated_set(&ftz, 1, tmp, damaged, finish, arg);
+	struct import_job job = { .inputs = &ftz, .n = 1 };
+
+	return import_isolated_job(&job, tmp, damaged, finish, arg);
 }
 
-int import_isolated_set(const char *const *inputs, size_t n, const char *tmp, bool *damaged,
+int import_isolated_job(const struct import_job *job, const char *tmp, bool *damaged,
 			int (*finish)(void *arg), void *arg)
 {
-	const char *ftz = inputs[0];
+	const char *ftz = job->inputs[0];
 	struct sigaction pass = { .sa_handler = pass_on }, saved[NR_PASSED];
 	sigset_t block, unblocked;
 	int status = 0, rc = -1;
@@ -121,7 +124,7 @@ int import_isolated_set(const char *const *inputs, size_t n, const char *tmp, bo
 		for (size_t i = 0; i < NR_PASSED; i++)
 			sigaction(passed_signals[i], &saved[i], NULL);
 		sigprocmask(SIG_SETMASK, &unblocked, NULL);
-		exit(child_import(inputs, n, tmp));
+		exit(child_import(job, tmp));
 	}
 	importer = pid;
 	sigprocmask(SIG_SETMASK, &unblocked, NULL);

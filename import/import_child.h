@@ -16,8 +16,18 @@
  */
 int import_isolated(const char *ftz, const char *tmp, bool *damaged,
 		    int (*finish)(void *arg), void *arg);
-/* The same for a capture of several files (decode.h dec_open_set: a --rotate series). */
-int import_isolated_set(const char *const *inputs, size_t n, const char *tmp, bool *damaged,
+
+/* What an isolated import does: import.h's import_capture arguments. */
+struct import_types;
+struct import_job {
+	const char *const *inputs;   /* a capture of one or several files (dec_open_set) */
+	size_t n;
+	bool extend;                 /* TMP is a copy of a database to add TYPES to */
+	const struct import_types *types; /* NULL: every type */
+};
+/* The same for any capture and request; with extend, TMP exists and is kept on failure
+ * only as far as removing it goes (it is a copy). */
+int import_isolated_job(const struct import_job *job, const char *tmp, bool *damaged,
 			int (*finish)(void *arg), void *arg);
 
 #endif

@@ -64,6 +64,11 @@ struct importer {
 	uint64_t orphan_stacks;
 	uint64_t unknown_events; /* events whose type has no format in the file */
 	uint64_t ids;           /* events given an id so far */
+	bool base;              /* the database's first pass: base tables too (import_pass.c) */
+	uint64_t *want;         /* types whose rows this pass writes (DEC_TYPE_WORDS) */
+	uint64_t *deliver;      /* types the decoder hands out */
+	uint64_t *counted;      /* types with an id: a table, not kernel_stack */
+	uint64_t stacks_attached;
 	bool progress_on;       /* the progress line is drawn, its last state still to come */
 	double progress_t0;
 	bool said;              /* an error was said (im_error): the import fails with it */
@@ -82,6 +87,8 @@ int plan_tables(struct importer *im);
 int plan_create(struct importer *im, struct etable *t);
 int plan_insert(struct importer *im, struct etable *t, uint64_t id, unsigned long long ts,
 		int cpu, const uint8_t *data, int size, int64_t stack_id);
+/* The comms of the record's (pid, comm) pairs into the tasks map. */
+void plan_comms(struct importer *im, const struct etable *t, const uint8_t *data, int size);
 int plan_events_view(struct importer *im);
 void plan_free(struct importer *im);
 
@@ -89,6 +96,8 @@ void plan_free(struct importer *im);
 int meta_write(struct importer *im, const struct import_result *res, uint64_t first_ts,
 	       uint64_t last_ts);
 int meta_event_types(struct importer *im);
+/* A later pass: its types are imported now (event_types.imported). */
+int meta_imported(struct importer *im);
 int meta_tasks(struct importer *im);
 void comms_note(struct importer *im, int pid, const char *comm, int len);
 void comms_free(struct importer *im);
@@ -118,5 +127,9 @@ int im_sql_error(struct importer *im, const char *what);
 /* The same for an error that costs one row, not the import (a stack): kept unsaid, and
  * said only if the import then fails without an error of its own. -EIO. */
 int im_sql_error_kept(struct importer *im, const char *what);
+
+/* import_pass.c: the walk over the events (0, or an error said through im_error). */
+int pass_events(struct importer *im, bool show);
+void pass_progress(struct importer *im, bool last);
 
 #endif

@@ -223,6 +223,27 @@ static int symbols(struct importer *im)
 
 /* ---------------------------------------------------------------- entry points */
 
+/* cpu_spans: each CPU's events, first and last (decode.h dec_cpu_span). */
+static int cpu_spans(struct importer *im)
+{
+	sqlite3_stmt *st;
+	int rc = im_prepare(im, "INSERT INTO cpu_spans VALUES (?,?,?,?)", &st);
+
+	for (unsigned cpu = 0; !rc && cpu < dec_stats(im->dec)->nr_cpus; cpu++) {
+		uint64_t first, last, n = dec_cpu_span(im->dec, cpu, &first, &last);
+
+		if (!n)
+			continue;
+		sqlite3_bind_int(st, 1, (int)cpu);
+		sqlite3_bind_int64(st, 2, (int64_t)n);
+		sqlite3_bind_int64(st, 3, (int64_t)first);
+		sqlite3_bind_int64(st, 4, (int64_t)last);
+		rc = im_step_done(im, st, "cpu_spans");
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
 int meta_write(struct importer *im, const struct import_result *res, uint64_t first_ts,
 	       uint64_t last_ts)
 {
@@ -264,6 +285,8 @@ int meta_write(struct importer *im, const struct import_result *res, uint64_t fi
 	}
 	sqlite3_finalize(st);
 	if (!rc)
+		rc = cpu_spans(im);
+	if (!rc)
 		rc = cpu_stats(im);
 	if (!rc)
 		rc = symbols(im);
@@ -273,7 +296,8 @@ int meta_write(struct importer *im, const struct import_result *res, uint64_t fi
 int meta_event_types(struct importer *im)
 {
 	sqlite3_stmt *st;
-	int rc = im_prepare(im, "INSERT INTO event_types VALUES (?,?,?,?,?,?,?)", &st);
+	const uint64_t *counts = dec_type_counts(im->dec);
+	int rc = im_prepare(im, "INSERT INTO event_types VALUES (?,?,?,?,?,?,?,?)", &st);
 
 	for (int i = 0; !rc && i < im->nr_tables; i++) {
 		struct etable *t = &im->tables[i];
@@ -292,13 +316,19 @@ int meta_event_types(struct importer *im)
 		sqlite3_bind_int(st, 1, t->event->id);
 		sqlite3_bind_text(st, 2, t->event->system ? t->event->system : "", -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 3, t->event->name ? t->event->name : "", -1, SQLITE_STATIC);
-		if (t->created)
+		/* the types of this pass are in their tables; the others' tables are made
+		 * when a later pass imports them (import_pass.c) */
+		uint64_t n = t->event->id >= 0 && t->event->id < 65536 && DEC_TYPE_HAS(im->counted, t->event->id)
+			     ? counts[t->event->id] : 0;
+
+		if (n)
 			sqlite3_bind_text(st, 4, t->name, -1, SQLITE_STATIC);
 		else
 			sqlite3_bind_null(st, 4);
 		sqlite3_bind_text(st, 5, fmt, -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 6, t->event->print_fmt.format, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 7, (int64_t)t->count);
+		sqlite3_bind_int64(st, 7, (int64_t)n);
+		sqlite3_bind_int(st, 8, !n || DEC_TYPE_HAS(im->want, t->event->id));
 		rc = im_step_done(im, st, "event_types");
 	}
 	sqlite3_finalize(st);
@@ -385,5 +415,22 @@ int meta_tasks(struct importer *im)
 		rc = tasks_from(im, "/proc/tgids", phase, first_tgid, true);
 	if (!rc)
 		rc = tasks_from(im, "saved_tgids", -1, first_tgid, true);
+	return rc;
+}
+
+int meta_imported(struct importer *im)
+{
+	sqlite3_stmt *st;
+	int rc = im_prepare(im, "UPDATE event_types SET imported = 1 WHERE type_id = ?", &st);
+
+	for (int i = 0; !rc && i < im->nr_tables; i++) {
+		int id = im->tables[i].event->id;
+
+		if (im->tables[i].duplicate_id || id < 0 || id >= 65536 || !DEC_TYPE_HAS(im->want, id))
+			continue;
+		sqlite3_bind_int(st, 1, id);
+		rc = im_step_done(im, st, "event_types");
+	}
+	sqlite3_finalize(st);
 	return rc;
 }

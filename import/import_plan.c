@@ -315,8 +315,7 @@ static void bind_col(struct importer *im, sqlite3_stmt *st, int idx, const struc
 	}
 }
 
-/* The comms of the (pid, comm) pairs of this record into the tasks map. */
-static void note_comms(struct importer *im, const struct etable *t, const uint8_t *data, int size)
+void plan_comms(struct importer *im, const struct etable *t, const uint8_t *data, int size)
 {
 	for (int i = 0; i < t->nr_pairs; i++) {
 		const struct col *cc = &t->cols[t->pairs[i].comm_col];
@@ -348,7 +347,6 @@ int plan_insert(struct importer *im, struct etable *t, uint64_t id, unsigned lon
 		sqlite3_bind_null(st, 5);
 	for (int i = 0; i < t->nr_cols; i++)
 		bind_col(im, st, 6 + i, &t->cols[i], data, size);
-	note_comms(im, t, data, size);
 	if (sqlite3_step(st) != SQLITE_DONE) {
 		sqlite3_reset(st);
 		return im_sql_error(im, t->name);

@@ -149,7 +149,8 @@ int64_t stacks_intern(struct importer *im, struct tep_event *ev, const uint8_t *
 	e->hash = h;
 	e->depth = n;
 	e->id = (int64_t)++s->used;
-	if (store(im, e->id, addrs, n) < 0)
+	/* a later pass meets the stacks in the same order: their rows are there already */
+	if (im->base && store(im, e->id, addrs, n) < 0)
 		return -1;
 	return e->id;
 }

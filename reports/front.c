@@ -320,6 +320,23 @@ static int ctx_init(struct report_ctx *ctx, const struct report_def *def, int ar
 	return 0;
 }
 
+/* The types the report needs (report.h), for the cache; false: every type. */
+static bool needs(const struct report_ctx *ctx, const char **specs, size_t max,
+		  struct import_types *types)
+{
+	const char *extra = ctx->def->needs_option ? ctx->def->needs_option(ctx) : NULL;
+	size_t n = 0;
+
+	if (!ctx->def->needs)
+		return false;
+	for (const char *const *s = ctx->def->needs; *s && n + 1 < max; s++)
+		specs[n++] = *s;
+	if (extra)
+		specs[n++] = extra;
+	*types = (struct import_types){ specs, n };
+	return true;
+}
+
 static int run_files(const struct report_def *def, int argc, char **argv)
 {
 	struct report_ctx ctx = { 0 };
@@ -327,7 +344,11 @@ static int run_files(const struct report_def *def, int argc, char **argv)
 	int rc = CMD_EXIT_ERROR;
 
 	if (ctx_init(&ctx, def, argc, argv, true) == 0) {
-		ctx.db = dbcache_open_inputs(ctx.files, ctx.nr_files, &damaged);
+		const char *specs[64];
+		struct import_types types;
+
+		ctx.db = dbcache_open_inputs(ctx.files, ctx.nr_files,
+					     needs(&ctx, specs, 64, &types) ? &types : NULL, &damaged);
 		if (ctx.db)
 			rc = run_on_db(&ctx, damaged);
 		else if (damaged)

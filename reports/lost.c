@@ -117,14 +117,19 @@ int lost_describe(sqlite3 *db, const char *range_sql, int64_t since, int64_t unt
 		return 0;
 	/* one line: the gap first, then the losses the pages flag */
 	bool gap = warn_set_gaps(db, out);
-	range = db_prepare(db, range_sql);
-	if (!range)
-		return -1;
-	bool have = sqlite3_step(range) == SQLITE_ROW &&
-		    sqlite3_column_type(range, 0) != SQLITE_NULL;
-	t0 = sqlite3_column_int64(range, 0);
-	t1 = sqlite3_column_int64(range, 1);
-	sqlite3_finalize(range);
+	bool have;
+
+	if (!range_sql && db_meta_int(db, "first_ts", &t0) && db_meta_int(db, "last_ts", &t1)) {
+		have = true; /* the whole capture, every type imported or not */
+	} else {
+		range = db_prepare(db, range_sql ? range_sql : "SELECT min(ts), max(ts) FROM events");
+		if (!range)
+			return -1;
+		have = sqlite3_step(range) == SQLITE_ROW && sqlite3_column_type(range, 0) != SQLITE_NULL;
+		t0 = sqlite3_column_int64(range, 0);
+		t1 = sqlite3_column_int64(range, 1);
+		sqlite3_finalize(range);
+	}
 	if (t0 < since)
 		t0 = since;
 	if (t1 >= until)
@@ -136,12 +141,16 @@ int lost_describe(sqlite3 *db, const char *range_sql, int64_t since, int64_t unt
 	/* --kernel-ring: the loss flagged at a CPU's first event is the ring
 	 * overwriting older events by design, not a gap in the data */
 	int64_t ring = 0;
+	bool spans = db_has_table(db, "cpu_spans");
 	bool skip_ring = db_meta_int(db, "kernel_ring", &ring) && ring == 1 &&
-			 db_has_table(db, "events");
+			 (spans || db_has_table(db, "events"));
 
 	/* (the events view is named only when needed: a hand-made .db may lack it) */
 	bool per_file = set_views(db);
-	const char *filter = skip_ring ? "AND l.ts > (SELECT min(ts) FROM events e WHERE e.cpu = l.cpu)" : "";
+	/* each CPU's first event: cpu_spans (every type), or in a .db without it the events */
+	const char *filter = !skip_ring ? "" : spans ?
+		"AND l.ts > (SELECT first_ts FROM cpu_spans e WHERE e.cpu = l.cpu)" :
+		"AND l.ts > (SELECT min(ts) FROM events e WHERE e.cpu = l.cpu)";
 	char *sql = sqlite3_mprintf(
 		"SELECT cpu, ts, count, count(*) OVER (), "
 		"       sum(CASE WHEN count > 0 THEN count ELSE 0 END) OVER (), "

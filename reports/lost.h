@@ -15,8 +15,9 @@
 
 /*
  * The warning for the events between the first and last timestamps RANGE_SQL returns
- * (one row: min ts, max ts), within [since, until): its one line of text to OUT
- * (nothing when nothing was lost). 0, or -1 after an error message.
+ * (one row: min ts, max ts; NULL: the whole capture, every event type whether
+ * imported or not), within [since, until): its one line of text to OUT (nothing
+ * when nothing was lost). 0, or -1 after an error message.
  */
 int lost_describe(sqlite3 *db, const char *range_sql, int64_t since, int64_t until, FILE *out);
 

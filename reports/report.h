@@ -72,6 +72,14 @@ struct report_def {
 	int (*run)(struct report_ctx *ctx);
 	/* The views it reads (also offered to `ftana sql`), or NULL. */
 	const struct report_views *views;
+	/*
+	 * The event types its SQL reads, SYSTEM:EVENT globs (import/import.h), ending
+	 * with NULL: only these are imported into the capture's database before run()
+	 * (issue 23: import what a question needs). NULL: every type.
+	 */
+	const char *const *needs;
+	/* A type one of its options names (tpoint -e EVENT), imported too; or NULL. */
+	const char *(*needs_option)(const struct report_ctx *ctx);
 	/* The report re-decodes the .ftz instead of reading the database (tpoint). */
 	bool needs_capture;
 };

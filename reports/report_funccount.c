@@ -243,4 +243,5 @@ const struct report_def report_funccount_def = {
 		   "whole rounds (the calls counted after a round inside the window), --cpu the\n"
 		   "profiler's per-CPU counts, and -p/-L/-n are refused.\n",
 	.views = &views_func_counts,
+	.needs = (const char *const[]){ "ftrace:function", NULL },
 };

@@ -259,7 +259,7 @@ static int run(struct report_ctx *ctx)
 	if (!db_has_table(db, "funcgraph_exit") || !db_has_table(db, "funcgraph_entry"))
 		return front_missing(db_has_table(db, "funcgraph_exit") ? "funcgraph_entry" :
 				  "funcgraph_exit", "record with 'ftrec funcgraph'");
-	if (lost_warn(ctx->db, "SELECT min(ts), max(ts) FROM events", &ctx->slice) || funcgraph_views(db) ||
+	if (lost_warn(ctx->db, NULL, &ctx->slice) || funcgraph_views(db) ||
 	    (o->max_depth > 0 && args_set(db, "max_depth", (int64_t)o->max_depth)) ||
 	    db_exec_file(db, "schema/reports/funcgraph_report.sql"))
 		return -1;
@@ -302,4 +302,5 @@ const struct report_def report_funcgraph_def = {
 		   "--svg: frames are --tree's nodes (a root below unknown callers under \"[unknown]\");\n"
 		   "the #flame group carries data-total and data-omitted (ns), each frame data-v (ns).\n",
 	.views = &views_calls,
+	.needs = (const char *const[]){ "ftrace:funcgraph_entry", "ftrace:funcgraph_exit", NULL },
 };

@@ -88,7 +88,7 @@ static int pick_source(struct report_ctx *ctx, enum source *src)
 
 	if (db_has_table(db, "funcgraph_entry") && db_has_table(db, "funcgraph_exit")) {
 		*src = FROM_CALLS;
-		if (lost_warn(ctx->db, "SELECT min(ts), max(ts) FROM events", &ctx->slice) || funcgraph_views(db))
+		if (lost_warn(ctx->db, NULL, &ctx->slice) || funcgraph_views(db))
 			return -1;
 		return 0;
 	}
@@ -169,4 +169,5 @@ const struct report_def report_funclatency_def = {
 	"  profiler: func, count, total_ms, avg_us.\n"
 	"SQL: `ftana sql FILE 'select * from calls'` (docs/SQL.md).\n",
 	.views = &views_calls,
+	.needs = (const char *const[]){ "ftrace:funcgraph_entry", "ftrace:funcgraph_exit", NULL },
 };

@@ -162,7 +162,7 @@ static int run(struct report_ctx *ctx)
 
 	if (!db_has_table(db, "funcgraph_exit"))
 		return front_missing("funcgraph_exit", "record with 'ftrec funcslower'");
-	if (lost_warn(ctx->db, "SELECT min(ts), max(ts) FROM events", &ctx->slice) || funcslower_views(db) ||
+	if (lost_warn(ctx->db, NULL, &ctx->slice) || funcslower_views(db) ||
 	    db_exec_file(db, "schema/reports/funcslower_report.sql"))
 		return -1;
 	if (o->heatmap)
@@ -201,4 +201,5 @@ const struct report_def report_funcslower_def = {
 		   "--heatmap: the #heatmap group carries data-total (calls), data-columns,\n"
 		   "data-col-ns; each cell data-n (its calls): the rows of the listing.\n",
 	.views = &views_slow_calls,
+	.needs = (const char *const[]){ "ftrace:funcgraph_entry", "ftrace:funcgraph_exit", NULL },
 };

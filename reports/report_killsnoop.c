@@ -77,4 +77,5 @@ const struct report_def report_killsnoop_def = {
 	"  overflow_fail, lose_info)\n"
 	"SQL: `ftana sql FILE 'select * from kills'` (docs/SQL.md).\n",
 	.views = &views_snoop,
+	.needs = (const char *const[]){ "signal:signal_generate", NULL },
 };

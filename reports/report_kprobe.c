@@ -133,6 +133,7 @@ static int run(struct report_ctx *ctx)
 	return rc ? -1 : 0;
 }
 
+/* .needs NULL: every type (a probe may be in any group; a stack may follow any event) */
 const struct report_def report_kprobe_def = {
 	.name = "kprobe",
 	.summary = "hits of dynamic probes with their arguments, as the kernel prints them (kprobe)",

@@ -229,6 +229,7 @@ int stacks_views(sqlite3 *db)
 
 const struct report_views views_stacks = { "stack_folded", stacks_views };
 
+/* .needs NULL: every type (a stack may follow any event) */
 const struct report_def report_stacks_def = {
 	.name = "stacks",
 	.summary = "kernel stacks of the events, most frequent first, or folded",

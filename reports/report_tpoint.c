@@ -561,6 +561,18 @@ static int option(struct report_ctx *ctx, int index, const char *arg)
 	return 0;
 }
 
+/* -e EVENT's type is read from the database (its time range); "EVENT" is any system's. */
+static const char *needs_option(const struct report_ctx *ctx)
+{
+	static char spec[256];
+	const char *e = ((const struct tpoint_opts *)ctx->opts)->event;
+
+	if (!e)
+		return NULL;
+	snprintf(spec, sizeof(spec), "%s%s", strchr(e, ':') ? "" : "*:", e);
+	return spec;
+}
+
 /* CSV/JSON: the row statement (run on the database: report_ts is defined there). */
 static sqlite3_stmt *row_statement(struct report_ctx *ctx)
 {
@@ -617,7 +629,7 @@ static int run(struct report_ctx *ctx)
 		range = sqlite3_mprintf("SELECT min(ts), max(ts) FROM \"%w\"", table);
 		free(table);
 	}
-	rc = lost_warn(ctx->db, range ? range : "SELECT min(ts), max(ts) FROM events", &ctx->slice);
+	rc = lost_warn(ctx->db, range, &ctx->slice);
 	sqlite3_free(range);
 	if (rc || (ctx->fmt != OUT_TEXT && !(row = row_statement(ctx)))) {
 		rc = -1;
@@ -652,4 +664,6 @@ const struct report_def report_tpoint_def = {
 		   "clock, s; ts_wall with --wall), cpu, pid, comm, event, text (the kernel's text\n"
 		   "after \"NAME: \"; a stack: \"<stack trace> => f => ...\"). The slice takes each\n"
 		   "event by its own time, CPU and task; a stack goes with the event before it.\n",
+	.needs = (const char *const[]){ NULL },
+	.needs_option = needs_option,
 };

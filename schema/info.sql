@@ -42,7 +42,7 @@ UNION ALL SELECT 16, 'trigger', (SELECT t.value || ifnull((SELECT printf(', last
 -- overwriting older events by design (not a gap): said here, left out of report warnings.
 UNION ALL SELECT 17, 'ring', (SELECT printf('%d older events overwritten by the kernel ring before each CPU''s first event (by design: not gaps)', sum(l.count))
 	FROM lost_events l WHERE (SELECT value FROM m WHERE key = 'kernel_ring') = '1'
-	AND l.ts <= (SELECT min(e.ts) FROM events e WHERE e.cpu = l.cpu) HAVING count(*) > 0);
+	AND l.ts <= (SELECT first_ts FROM cpu_spans e WHERE e.cpu = l.cpu) HAVING count(*) > 0);
 
 CREATE TEMP VIEW IF NOT EXISTS info_event_counts AS
 SELECT table_name AS type, system, count FROM event_types

@@ -66,7 +66,10 @@
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
 
 -- Every event format the recording carries; table_name is NULL when no event of
--- the type occurred; count = rows in that table.
+-- the type occurred; count = events of the type in the capture. A database holds
+-- the rows of the types a question needed (issue 23: a report imports the types it
+-- reads, `ftana sql` and `ftana db` all of them): imported = 1 when the type's rows
+-- are in its table (or it has none), 0 when its table is still to be made.
 CREATE TABLE event_types (
 	type_id    INTEGER PRIMARY KEY, -- common_type, the format file's ID
 	system     TEXT NOT NULL,
@@ -74,7 +77,8 @@ CREATE TABLE event_types (
 	table_name TEXT,
 	format     TEXT,                -- the format file as recorded
 	print_fmt  TEXT,
-	count      INTEGER NOT NULL
+	count      INTEGER NOT NULL,
+	imported   INTEGER NOT NULL DEFAULT 1
 );
 
 -- Tasks: saved_cmdlines, overridden by comms seen in events (comm/pid,
@@ -96,6 +100,15 @@ CREATE TABLE cpu_stats (
 	dropped        INTEGER,         -- "dropped events"
 	read           INTEGER,         -- "read events"
 	PRIMARY KEY (cpu, phase)
+);
+
+-- Each CPU's events (of every type, imported or not): how many, the first and the
+-- last one's time (trace clock ns). A CPU without events has no row.
+CREATE TABLE cpu_spans (
+	cpu      INTEGER PRIMARY KEY,
+	events   INTEGER NOT NULL,
+	first_ts INTEGER NOT NULL,
+	last_ts  INTEGER NOT NULL
 );
 
 -- Loss the pages reported: one row per sub-buffer flagged "events were lost

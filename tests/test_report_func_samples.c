@@ -35,7 +35,7 @@ static sqlite3 *open_sample(const char *name)
 	snprintf(cmd, sizeof(cmd), "cp samples/%s.ftz %s", name, path);
 	if (system(cmd) != 0)
 		fail_msg("samples/%s.ftz is missing (make samples)", name);
-	sqlite3 *db = dbcache_open(path, &damaged);
+	sqlite3 *db = dbcache_open(path, NULL, &damaged);
 	assert_non_null(db);
 	assert_false(damaged);
 	return db;

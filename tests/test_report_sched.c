@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_report_sched.c - the scheduler views (schema/reports/sched.sql: oncpu,
+ * test_report_sched.c - the scheduler tables (import/derive_sched.c: oncpu,
  * runq_waits, offcpu) and the reports over them (runqlat, cpudist, offcpu, summary)
  * on hand-made sched_switch / sched_wakeup rows whose right answer is known by
  * construction: a sleep and its wakeup, a preemption, a task migrating CPUs, a
  * second wakeup of a queued task, the capture's first events (no huge waits from
  * before it), lost events on one CPU (intervals across them dropped and counted),
- * a switch missing from a filtered recording, the idle tasks (pid 0); then the
+ * a switch missing from a filtered recording, the idle tasks (pid 0), sched_waking
+ * instead of sched_wakeup; then the
  * reports through the front end: the numbers, the slice (by switch-in / switch-out),
  * --by, --folded with stacks, the output contract; funclatency on hand-made calls.
  */
@@ -342,6 +343,75 @@ static void test_offcpu_report(void **state)
 	fx_close(db);
 }
 
+/* --by tid: a group's label is its first row's name in the order the SQL views gave
+ * (cpudist: CPU, then switch-in; runqlat: switch-in), whatever order the tables hold:
+ * 10 runs as "sh" on CPU 1, then exec's "ls" on CPU 0. */
+static void test_by_labels(void **state)
+{
+	(void)state;
+	sqlite3 *db = sched_db();
+	char *out;
+
+	sw(db, 100, 1, 0, R, 10);
+	sw(db, 200, 1, 10, RPLUS, 0);
+	sw(db, 300, 0, 0, R, 10);
+	fx_exec(db, "INSERT INTO sched_switch VALUES (%d, %lld, 0, 1, NULL, 'ls', 10, 120, 256, 't0', 0, 120)",
+		++next_id, 400 * US);
+	fx_exec(db, "UPDATE sched_switch SET prev_comm = 'sh', next_comm = 'sh' WHERE id <= 3 AND 10 IN "
+		"(prev_pid, next_pid)");
+	fx_exec(db, "UPDATE sched_switch SET prev_comm = 'sh' WHERE prev_pid = 10 AND id = 2");
+	sw(db, 500, 1, 0, R, 10);
+	sw(db, 600, 1, 10, S, 0);
+	char *a1[] = { "cpudist", "--by", "tid", "--csv" };
+	assert_int_equal(run("cpudist", db, &out, NULL, 4, a1), 0);
+	assert_string_equal(out, "tid,comm,low_us,high_us,count\n10,ls,0,1,0\n10,ls,2,3,0\n10,ls,4,7,0\n"
+			    "10,ls,8,15,0\n10,ls,16,31,0\n10,ls,32,63,0\n10,ls,64,127,3\n");
+	free(out);
+	char *a2[] = { "runqlat", "--by", "tid", "--csv" };
+	assert_int_equal(run("runqlat", db, &out, NULL, 4, a2), 0);
+	assert_non_null(strstr(out, "\n10,ls,"));
+	free(out);
+	fx_close(db);
+}
+
+/* A capture with sched_waking and no sched_wakeup (trace-cmd's usual choice): its
+ * wakeups are measured, no warning says wakeups were not recorded, the summary has its
+ * run-queue part; runq_waits names the waker. */
+static void test_waking_report(void **state)
+{
+	(void)state;
+	sqlite3 *db = sched_db();
+	char *out, *err;
+
+	fx_exec(db, "DROP VIEW events; DROP TABLE sched_wakeup");
+	fx_exec(db, "CREATE TABLE sched_waking(id INTEGER PRIMARY KEY, ts INTEGER NOT NULL, cpu INTEGER "
+		"NOT NULL, pid INTEGER, stack_id INTEGER, comm TEXT, field_pid INTEGER, prio INTEGER, "
+		"target_cpu INTEGER)");
+	fx_exec(db, "CREATE VIEW events AS SELECT id, ts, cpu, pid FROM sched_switch "
+		"UNION ALL SELECT id, ts, cpu, pid FROM sched_waking");
+	fx_exec(db, "INSERT INTO tasks VALUES (20, 20, 'waker')");
+	sw(db, 100, 0, 0, R, 10);
+	sw(db, 300, 0, 10, S, 0);
+	sw(db, 400, 1, 0, R, 20);
+	fx_exec(db, "INSERT INTO sched_waking VALUES (%d, %lld, 1, 20, NULL, 't10', 10, 120, 0)",
+		++next_id, 1000 * US);
+	sw(db, 1500, 0, 0, R, 10);
+	char *a1[] = { "runqlat", "--summary", "--csv" };
+	assert_int_equal(run("runqlat", db, &out, &err, 3, a1), 0);
+	assert_string_equal(out, "count,total_ms,avg_us,p50_us,p90_us,p99_us,max_us\n"
+			    "1,0.5,500.0,500.0,500.0,500.0,500.0\n");
+	assert_null(strstr(err, "not recorded"));
+	free(out);
+	free(err);
+	char *a2[] = { "summary", "--json" };
+	assert_int_equal(run("summary", db, &out, NULL, 2, a2), 0);
+	assert_non_null(strstr(out, "\"runq\":[\n{\"tid\":10,\"comm\":\"t10\",\"waits\":1,"));
+	free(out);
+	assert_string_equal(fx_text(db, "SELECT waker_pid || waker_comm FROM runq_waits WHERE status = 'ok'"),
+			    "20waker");
+	fx_close(db);
+}
+
 static void test_no_sched_events(void **state)
 {
 	(void)state;
@@ -452,7 +522,7 @@ static sqlite3 *open_sample(const char *name, char *dir)
 	snprintf(cmd, sizeof(cmd), "cp samples/%s.ftz %s", name, path);
 	if (system(cmd) != 0)
 		fail_msg("samples/%s.ftz is missing", name);
-	sqlite3 *db = dbcache_open(path, &damaged);
+	sqlite3 *db = dbcache_open(path, NULL, &damaged);
 	assert_non_null(db);
 	return db;
 }
@@ -585,6 +655,8 @@ int main(void)
 		cmocka_unit_test(test_runqlat_report),
 		cmocka_unit_test(test_cpudist_report),
 		cmocka_unit_test(test_offcpu_report),
+		cmocka_unit_test(test_by_labels),
+		cmocka_unit_test(test_waking_report),
 		cmocka_unit_test(test_no_sched_events),
 		cmocka_unit_test(test_summary_report),
 		cmocka_unit_test(test_funclatency),

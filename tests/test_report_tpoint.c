@@ -85,7 +85,7 @@ static int setup(void **state)
 		return -1;
 
 	bool damaged = false;
-	sqlite3 *db = dbcache_open(path, &damaged);
+	sqlite3 *db = dbcache_open(path, NULL, &damaged);
 
 	if (!db || damaged)
 		return -1;

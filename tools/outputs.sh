@@ -11,7 +11,8 @@
 # there with HOME, TMPDIR and XDG_CACHE_HOME inside it, under `timeout 120`.
 #   tools/outputs.sh build-old/ftana /tmp/old && tools/outputs.sh build/ftana /tmp/new
 #   diff -r /tmp/old /tmp/new
-# OUTPUTS_JOBS=N runs N inputs at once (default: the number of CPUs).
+# OUTPUTS_JOBS=N runs N inputs at once (default: the number of CPUs). OUTPUTS_FRESH=1 removes
+# the capture's cached database before every run, so each imports what it needs itself.
 set -u
 [ $# -ge 2 ] || { echo "usage: tools/outputs.sh FTANA OUTDIR [INPUT...]" >&2; exit 2; }
 FTANA=$(realpath "$1") OUT=$(realpath -m "$2")
@@ -61,6 +62,7 @@ one_input() {
 	run() { # label, args...
 		local label=$1
 		shift
+		[ -n "${OUTPUTS_FRESH:-}" ] && rm -f "$w"/in/*.db
 		(cd "$w" && HOME=$w/home TMPDIR=$w/tmp XDG_CACHE_HOME=$w/xdg \
 			timeout 120 "$FTANA" "$@" >"$w/stdout" 2>"$w/stderr"; echo "exit $?" >"$w/rc")
 		# the work dir differs from run to run: named as @WORK@
