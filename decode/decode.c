@@ -213,12 +213,20 @@ static int select_init(struct dec *d)
 {
 	struct tep_event *ks = tep_find_event_by_name(d->tep, "ftrace", "kernel_stack");
 
+	struct tep_event **all = tep_list_events(d->tep, TEP_EVENT_SORT_ID);
+
 	d->stack_type = ks ? ks->id : -1;
+	/* each type's event by its id: one load per event, not tep_find_event's search */
+	d->event_of = calloc(65536, sizeof(*d->event_of));
+	for (int i = 0; all && d->event_of && all[i]; i++)
+		if (all[i]->id >= 0 && all[i]->id < 65536 && !d->event_of[all[i]->id])
+			d->event_of[all[i]->id] = tep_find_event(d->tep, all[i]->id);
 	d->cpu_skipped = calloc(d->stats.nr_cpus + 1, 1);
 	d->cpu_last_seq = calloc(d->stats.nr_cpus + 1, sizeof(*d->cpu_last_seq));
 	d->type_counts = calloc(65536, sizeof(*d->type_counts));
 	d->cpu_spans = calloc(d->stats.nr_cpus + 1, sizeof(*d->cpu_spans));
-	return d->cpu_skipped && d->cpu_last_seq && d->type_counts && d->cpu_spans ? 0 : -1;
+	return d->cpu_skipped && d->cpu_last_seq && d->type_counts && d->cpu_spans && d->event_of ?
+	       0 : -1;
 }
 
 struct dec *dec_open(const char *path)
@@ -339,6 +347,7 @@ void dec_close(struct dec *d)
 	free(d->cpu_last_seq);
 	free(d->type_counts);
 	free(d->cpu_spans);
+	free(d->event_of);
 	ftz_reader_close(d->r);
 	decode_set_free(d);
 	dmeta_free(d);
@@ -708,7 +717,7 @@ int dec_next(struct dec *d, struct dec_event *ev)
 		d->last_ts = ev->ts;
 		ev->seq = d->seq;
 		if (out) {
-			ev->event = tep_find_event(d->tep, ev->type_id);
+			ev->event = ev->type_id >= 0 && ev->type_id < 65536 ? d->event_of[ev->type_id] : NULL;
 			return 1;
 		}
 	}

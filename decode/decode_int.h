@@ -108,6 +108,7 @@ struct dec {
 	struct cpu_span { uint64_t events, first_ts, last_ts; } *cpu_spans; /* dec_cpu_span */
 	uint8_t *cpu_skipped;   /* per CPU: ... and it was not handed out */
 	uint64_t *type_counts;  /* events merged per type id (65536) */
+	struct tep_event **event_of; /* the event of each type id, NULL none (65536) */
 	uint64_t first_ts, last_ts; /* dec_span */
 	int heap_len;
 	bool started;

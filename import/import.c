@@ -200,7 +200,12 @@ static int run(struct importer *im, const char *db, bool show, const struct impo
 	if ((rc = im_prepare(im, "INSERT INTO lost_events VALUES (?,?,?)", &im->lost_insert)) ||
 	    (rc = im_prepare(im, "INSERT INTO stacks VALUES (?,?,?,?)", &im->stack_insert)))
 		return rc;
-	if ((rc = pass_events(im, show)))
+	if ((rc = queue_start(im)))
+		return rc;
+	rc = pass_events(im, show);
+	int qrc = queue_finish(im);
+
+	if (rc || (rc = qrc))
 		return rc;
 	res->events = dec_span(im->dec, &first, &last);
 	res->stacks = im->stacks_attached;

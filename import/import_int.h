@@ -69,6 +69,7 @@ struct importer {
 	uint64_t *deliver;      /* types the decoder hands out */
 	uint64_t *counted;      /* types with an id: a table, not kernel_stack */
 	uint64_t stacks_attached;
+	struct queue *queue;    /* the writer thread of a pass (import_queue.c), or NULL */
 	bool progress_on;       /* the progress line is drawn, its last state still to come */
 	double progress_t0;
 	bool said;              /* an error was said (im_error): the import fails with it */
@@ -131,5 +132,21 @@ int im_sql_error_kept(struct importer *im, const char *what);
 /* import_pass.c: the walk over the events (0, or an error said through im_error). */
 int pass_events(struct importer *im, bool show);
 void pass_progress(struct importer *im, bool last);
+bool pass_stacks_possible(struct importer *im);
+/* A lost_events row (count -1: unknown). */
+int pass_note_loss(struct importer *im, int cpu, uint64_t ts, int64_t missed);
+
+/* import_stacks.c: a stack's rows. */
+int stacks_store(struct importer *im, int64_t id, const uint64_t *addrs, int n);
+
+/* import_queue.c: what a pass asks of SQLite, done in order by a writer thread once
+ * queue_start started it (else at once); queue_finish waits for it. 0 or an error. */
+int queue_start(struct importer *im);
+int queue_create(struct importer *im, struct etable *t);
+int queue_row(struct importer *im, struct etable *t, uint64_t id, uint64_t ts, int cpu,
+	      const uint8_t *data, int size, int64_t stack_id);
+int queue_loss(struct importer *im, int cpu, uint64_t ts, int64_t count);
+int queue_stack(struct importer *im, int64_t id, const uint64_t *addrs, int n);
+int queue_finish(struct importer *im);
 
 #endif

@@ -26,6 +26,7 @@
 #include <time.h>
 
 #include "common/msg.h"
+#include "format/ftz.h"
 #include "import/import_int.h"
 
 struct pending {
@@ -71,7 +72,7 @@ static int flush(struct importer *im, struct pending *p, int cpu)
 	if (im->base)
 		plan_comms(im, p->t, p->data, p->size);
 	if (p->wanted)
-		rc = plan_insert(im, p->t, p->id, p->ts, cpu, p->data, p->size, p->stack_id);
+		rc = queue_row(im, p->t, p->id, p->ts, cpu, p->data, p->size, p->stack_id);
 	p->t = NULL;
 	return rc;
 }
@@ -96,15 +97,15 @@ static int hold(struct pending *p, struct etable *t, bool wanted, const struct d
 	return 0;
 }
 
-static int note_loss(struct importer *im, const struct dec_event *ev)
+int pass_note_loss(struct importer *im, int cpu, uint64_t ts, int64_t missed)
 {
 	sqlite3_stmt *st = im->lost_insert;
 	int rc;
 
-	sqlite3_bind_int(st, 1, ev->cpu);
-	sqlite3_bind_int64(st, 2, (int64_t)ev->ts);
-	if (ev->missed > 0)
-		sqlite3_bind_int64(st, 3, ev->missed);
+	sqlite3_bind_int(st, 1, cpu);
+	sqlite3_bind_int64(st, 2, (int64_t)ts);
+	if (missed > 0)
+		sqlite3_bind_int64(st, 3, missed);
 	else
 		sqlite3_bind_null(st, 3);
 	rc = sqlite3_step(st);
@@ -138,12 +139,27 @@ static int on_stack(struct importer *im, struct pending *p, const struct dec_eve
 	return 0;
 }
 
+/*
+ * Can the capture hold kernel stacks? Not when its INFO says ftrec recorded without
+ * them (stacktrace=0): then no event waits for one, and rows reach each table in id
+ * order (a wait on one CPU would put it behind rows of other CPUs, and SQLite's
+ * B-tree then splits pages half full).
+ */
+bool pass_stacks_possible(struct importer *im)
+{
+	char v[8];
+	const char *info = dec_info_text(im->dec);
+
+	return ftz_kv_get(info, strlen(info), "stacktrace", v, sizeof(v)) <= 0 || strcmp(v, "0");
+}
+
 /* The event loop. */
 int pass_events(struct importer *im, bool show)
 {
 	unsigned nr_cpus = dec_stats(im->dec)->nr_cpus;
 	struct pending *pend = calloc(nr_cpus + 1, sizeof(*pend));
-	struct tep_event *ks = tep_find_event_by_name(im->tep, "ftrace", "kernel_stack");
+	struct tep_event *ks = pass_stacks_possible(im) ?
+			       tep_find_event_by_name(im->tep, "ftrace", "kernel_stack") : NULL;
 	struct dec_event ev;
 	double shown = now_s();
 	int rc = pend ? 0 : -ENOMEM;
@@ -161,7 +177,7 @@ int pass_events(struct importer *im, bool show)
 			break;
 		if (ev.missed) {
 			/* events were lost just before: a stack here may be a lost event's */
-			if (im->base && (rc = note_loss(im, &ev)))
+			if (im->base && (rc = queue_loss(im, ev.cpu, ev.ts, ev.missed)))
 				break;
 			if (skipped_waits(p, &ev))
 				p->skipped_done = ev.cpu_prev_seq;
@@ -177,7 +193,7 @@ int pass_events(struct importer *im, bool show)
 			continue; /* no format for this type in the file: counted at the end */
 		bool wanted = DEC_TYPE_HAS(im->want, ev.type_id & 0xffff);
 
-		if (wanted && !t->created && (rc = plan_create(im, t)))
+		if (wanted && !t->created && (rc = queue_create(im, t)))
 			break;
 		im->ids = ev.seq;
 		if (ks) {
@@ -190,8 +206,8 @@ int pass_events(struct importer *im, bool show)
 			if (im->base)
 				plan_comms(im, t, ev.record->data, ev.record->size);
 			if (wanted)
-				rc = plan_insert(im, t, ev.seq, ev.ts, ev.cpu, ev.record->data,
-						 ev.record->size, -1);
+				rc = queue_row(im, t, ev.seq, ev.ts, ev.cpu, ev.record->data,
+					       ev.record->size, -1);
 		}
 		if (im->progress_on && !(im->ids & 0xffff) && now_s() - shown > 0.25) {
 			shown = now_s();

@@ -226,7 +226,7 @@ int plan_create(struct importer *im, struct etable *t)
 		if (!rc)
 			rc = im_prepare(im, insert_sql, &t->insert);
 	}
-	t->created = !rc;
+
 	sqlite3_free(create_sql);
 	sqlite3_free(insert_sql);
 	return rc;

@@ -58,7 +58,7 @@ static int grow(struct stack_set *s)
 	return 0;
 }
 
-static int store(struct importer *im, int64_t id, const uint64_t *addrs, int n)
+int stacks_store(struct importer *im, int64_t id, const uint64_t *addrs, int n)
 {
 	sqlite3_stmt *st = im->stack_insert;
 
@@ -150,7 +150,7 @@ int64_t stacks_intern(struct importer *im, struct tep_event *ev, const uint8_t *
 	e->depth = n;
 	e->id = (int64_t)++s->used;
 	/* a later pass meets the stacks in the same order: their rows are there already */
-	if (im->base && store(im, e->id, addrs, n) < 0)
+	if (im->base && queue_stack(im, e->id, addrs, n) < 0)
 		return -1;
 	return e->id;
 }
