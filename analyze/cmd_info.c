@@ -100,7 +100,7 @@ int cmd_info(int argc, char **argv)
 			msg_error("unknown option '%s' (see 'ftana info --help')", argv[i]);
 			return CMD_EXIT_ERROR;
 		}
-	db = dbcache_open_inputs((const char *const *)argv + 1, (size_t)argc - 1, NULL, &damaged);
+	db = dbcache_summary((const char *const *)argv + 1, (size_t)argc - 1, &damaged);
 	if (!db)
 		return damaged ? CMD_EXIT_DAMAGED : CMD_EXIT_ERROR;
 	rc = db_exec_file(db, "schema/info.sql");

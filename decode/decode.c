@@ -332,6 +332,7 @@ void dec_close(struct dec *d)
 {
 	if (!d)
 		return;
+	prefetch_stop(d);
 	dat_close(d);
 	for (unsigned i = 0; d->cpus && i < d->stats.nr_cpus; i++) {
 		struct cursor *c = &d->cpus[i];
@@ -387,14 +388,15 @@ static bool cursor_next_batch(struct dec *d, struct cursor *c)
 	size_t cap_before = c->batch_cap;
 	int rc;
 
-	if (c->next_sec >= c->nr_secs) {
+	rc = prefetch_next(d, c, &ref, &sec, &why);
+	if (rc == 0) {
 		cursor_free_batch(d, c);
 		return false;
 	}
-	ref = &c->secs[c->next_sec++];
 	c->sec_offset = ref->offset;
-	/* The buffer grows to raw_len + 1 (the reader's NUL) if it is smaller. */
-	if ((uint64_t)ref->raw_len + 1 > c->batch_cap &&
+	if (rc != PREFETCH_READ_IT) {
+		/* read ahead (or failed) by the prefetch thread */
+	} else if ((uint64_t)ref->raw_len + 1 > c->batch_cap &&
 	    d->batch_bytes - c->batch_cap + ref->raw_len + 1 > DEC_MAX_BATCH_BYTES) {
 		cursor_free_batch(d, c);
 		rc = FTZ_READ_DAMAGE;
@@ -624,6 +626,7 @@ static int start(struct dec *d)
 	}
 	for (int i = d->heap_len / 2 - 1; i >= 0; i--)
 		sift_down(d, i);
+	prefetch_start(d);
 	return 0;
 }
 

@@ -44,6 +44,12 @@ struct cursor {
 	unsigned long long ts;
 	int64_t missed;         /* loss flagged on the page the current event opens */
 	struct tep_record rec;
+	/* prefetch.c: the next batch, read ahead (under its lock) */
+	uint8_t *ahead;
+	size_t ahead_cap, ahead_idx; /* ahead_idx: its index in secs */
+	int ahead_state;
+	struct ftz_section ahead_sec;
+	const char *ahead_why;
 };
 
 struct dat; /* trace.dat backend state (decode_tracedat.c); NULL for a .ftz */
@@ -101,6 +107,7 @@ struct dec {
 	size_t cap_cpus;
 	uint64_t batch_bytes;   /* sum of the cursors' batch_cap, against DEC_MAX_BATCH_BYTES */
 	int *heap;              /* cursor indexes, min-heap on (ts, cpu) */
+	struct prefetch *prefetch; /* prefetch.c's thread, or NULL */
 	const uint64_t *deliver, *count; /* dec_select's type bitmaps */
 	int stack_type;         /* ftrace:kernel_stack's type id, -1 none */
 	uint64_t seq;           /* counted events merged so far */
@@ -145,6 +152,15 @@ int dmeta_add_snapshot(struct dec *d, uint64_t offset);
 /* The metadata into a new tep handle (d->tep). */
 int dmeta_load_tep(struct dec *d);
 void dmeta_free(struct dec *d);
+
+/* prefetch.c: a thread reading each cursor's next batch ahead (none on one core).
+ * prefetch_next claims a cursor's next section: 0 none left, FTZ_READ_OK (the
+ * batch in c->batch, *sec its section), FTZ_READ_DAMAGE (*why), or PREFETCH_READ_IT. */
+#define PREFETCH_READ_IT 2
+void prefetch_start(struct dec *d);
+void prefetch_stop(struct dec *d);
+int prefetch_next(struct dec *d, struct cursor *c, const struct sec_ref **ref,
+		  struct ftz_section *sec, const char **why);
 
 /* decode_tracedat.c: dat_open returns 1 when d->path is not a trace.dat, 0 when it
  * opened it, -errno after a one-line error (common/msg.h) when it failed (errno set

@@ -155,6 +155,18 @@ int ftz_reader_read_at(struct ftz_reader *r, uint64_t offset, struct ftz_section
 		       uint8_t **buf, size_t *cap, const char **why);
 
 /*
+ * The same from another thread: ftz_reader_read_at uses the reader's own scratch
+ * buffer and zstd context, so a thread reading sections at the same time as the
+ * reader's owner brings its own (ftz_read_ctx_new). Only sections a scan of r
+ * already found whole are read this way (the file's size is not looked at again).
+ */
+struct ftz_read_ctx;
+struct ftz_read_ctx *ftz_read_ctx_new(void);
+void ftz_read_ctx_free(struct ftz_read_ctx *ctx);
+int ftz_reader_read_at_ctx(struct ftz_reader *r, struct ftz_read_ctx *ctx, uint64_t offset,
+			   struct ftz_section *sec, uint8_t **buf, size_t *cap, const char **why);
+
+/*
  * Free the buffers the reader keeps between calls (they grow to the largest
  * payload read, /proc/kallsyms say): for a reader kept open after a scan, to serve
  * ftz_reader_read_at with only what each call needs. Data returned earlier by

@@ -21,6 +21,13 @@
 #include "ftz.h"
 #include "ftz_int.h"
 
+/* What one thread reading sections needs of its own (ftz.h). */
+struct ftz_read_ctx {
+	uint8_t *stored;     /* payload as in the file */
+	size_t stored_cap;
+	ZSTD_DCtx *dctx;
+};
+
 struct ftz_reader {
 	int fd;
 	uint64_t pos;        /* offset of the next section header */
@@ -29,12 +36,11 @@ struct ftz_reader {
 	uint64_t damage_off;
 	const char *damage;  /* NULL until damage is found */
 	bool ended;          /* an END section was returned: nothing after it is read */
-	uint8_t *stored;     /* payload as in the file */
-	size_t stored_cap;
+	struct ftz_read_ctx own; /* its scratch buffer and zstd context */
 	uint8_t *raw;        /* decompressed payload */
 	size_t raw_cap;
-	ZSTD_DCtx *dctx;
 };
+
 
 /* Grow *buf to hold len bytes plus a NUL, so text payloads can be used as C strings. */
 static int reserve(uint8_t **buf, size_t *cap, uint64_t len)
@@ -116,8 +122,8 @@ struct ftz_reader *ftz_reader_open(const char *path, char *errbuf, size_t errlen
 			 path, r->major, r->minor, FTZ_VERSION_MAJOR);
 		goto fail;
 	}
-	r->dctx = ZSTD_createDCtx();
-	if (!r->dctx) {
+	r->own.dctx = ZSTD_createDCtx();
+	if (!r->own.dctx) {
 		snprintf(errbuf, errlen, "%s: out of memory", path);
 		goto fail;
 	}
@@ -137,11 +143,14 @@ static int damaged(struct ftz_reader *r, const char *reason)
 	return FTZ_READ_DAMAGE;
 }
 
-/* Do the bytes [pos, pos + len) exist? Re-stat once: the file may still be growing. */
-static bool in_file(struct ftz_reader *r, uint64_t pos, uint64_t len)
+/* Do the bytes [pos, pos + len) exist? Re-stat once: the file may still be growing
+ * (not from a second thread's ftz_reader_read_at_ctx: the size its scan saw holds). */
+static bool in_file(struct ftz_reader *r, uint64_t pos, uint64_t len, bool refresh)
 {
 	if (pos + len <= r->size)
 		return true;
+	if (!refresh)
+		return false;
 	r->size = file_size(r->fd);
 	return pos + len <= r->size;
 }
@@ -186,9 +195,9 @@ static const char *check_stored(struct ftz_reader *r, const struct ftz_sec_hdr *
  * at every damage a full read would (but a frame whose blocks do not decompress
  * under a good checksum, which only a hostile writer makes: found when read).
  */
-static const char *load_payload(struct ftz_reader *r, const struct ftz_sec_hdr *h, uint64_t off,
-				struct ftz_section *sec, bool decode, bool frame, uint8_t **out,
-				size_t *out_cap)
+static const char *load_payload(struct ftz_reader *r, struct ftz_read_ctx *ctx,
+				const struct ftz_sec_hdr *h, uint64_t off, struct ftz_section *sec,
+				bool decode, bool frame, uint8_t **out, size_t *out_cap)
 {
 	unsigned long long frame_len;
 	size_t n;
@@ -207,27 +216,27 @@ static const char *load_payload(struct ftz_reader *r, const struct ftz_sec_hdr *
 		sec->len = h->stored_len;
 		return NULL;
 	}
-	if (reserve(&r->stored, &r->stored_cap, h->stored_len) < 0)
+	if (reserve(&ctx->stored, &ctx->stored_cap, h->stored_len) < 0)
 		return "out of memory for the section payload";
-	if (read_at(r->fd, r->stored, h->stored_len, off) < 0)
+	if (read_at(r->fd, ctx->stored, h->stored_len, off) < 0)
 		return "section payload is truncated";
-	if (ftz_crc32c(0, r->stored, h->stored_len) != h->payload_crc)
+	if (ftz_crc32c(0, ctx->stored, h->stored_len) != h->payload_crc)
 		return "section payload checksum mismatch";
 	/* Exactly one frame (FORMAT.md 3): a second frame, a skippable frame or
 	 * trailing bytes are damage, so that no two readers see different payloads. */
-	if (h->stored_len < 4 || get_le32(r->stored) != ZSTD_MAGICNUMBER ||
-	    ZSTD_findFrameCompressedSize(r->stored, h->stored_len) != h->stored_len)
+	if (h->stored_len < 4 || get_le32(ctx->stored) != ZSTD_MAGICNUMBER ||
+	    ZSTD_findFrameCompressedSize(ctx->stored, h->stored_len) != h->stored_len)
 		return "zstd payload is not exactly one zstd frame";
 	/* The frame must say the size the header says (the writer records it), so
 	 * the output buffer below, of raw_len bytes, bounds what zstd may produce. */
-	frame_len = ZSTD_getFrameContentSize(r->stored, h->stored_len);
+	frame_len = ZSTD_getFrameContentSize(ctx->stored, h->stored_len);
 	if (frame_len != h->raw_len)
 		return "zstd frame does not declare the section's raw length";
 	if (!decode)
 		return NULL;
 	if (reserve(out, out_cap, h->raw_len) < 0)
 		return "out of memory for the decompressed payload";
-	n = ZSTD_decompressDCtx(r->dctx, *out, h->raw_len, r->stored, h->stored_len);
+	n = ZSTD_decompressDCtx(ctx->dctx, *out, h->raw_len, ctx->stored, h->stored_len);
 	if (ZSTD_isError(n) || n != h->raw_len)
 		return "zstd payload does not decompress to its raw length";
 	(*out)[n] = '\0';
@@ -241,17 +250,19 @@ static const char *load_payload(struct ftz_reader *r, const struct ftz_sec_hdr *
  * *out. FTZ_READ_END at the end of the file, FTZ_READ_OK, or FTZ_READ_DAMAGE
  * with *why set. Touches neither r->pos nor r->damage.
  */
-static int read_section(struct ftz_reader *r, uint64_t pos, struct ftz_section *sec,
-			bool want_pages, uint8_t **out, size_t *out_cap, const char **why)
+static int read_section(struct ftz_reader *r, struct ftz_read_ctx *ctx, uint64_t pos,
+			struct ftz_section *sec, bool want_pages, uint8_t **out, size_t *out_cap,
+			const char **why)
 {
+	bool refresh = ctx == &r->own;
 	uint8_t buf[FTZ_SEC_HDR_LEN];
 	struct ftz_sec_hdr h;
 	bool known = false;
 
-	if (!in_file(r, pos, 1))
+	if (!in_file(r, pos, 1, refresh))
 		return FTZ_READ_END;
 	*why = NULL;
-	if (!in_file(r, pos, FTZ_SEC_HDR_LEN) || read_at(r->fd, buf, sizeof(buf), pos) < 0)
+	if (!in_file(r, pos, FTZ_SEC_HDR_LEN, refresh) || read_at(r->fd, buf, sizeof(buf), pos) < 0)
 		*why = "truncated section header";
 	else if (ftz_sec_hdr_decode(buf, &h) < 0)
 		*why = "section header checksum mismatch";
@@ -263,7 +274,7 @@ static int read_section(struct ftz_reader *r, uint64_t pos, struct ftz_section *
 	else if ((known = understood(&h)) &&
 		 (h.raw_len > FTZ_READ_MAX_PAYLOAD || h.stored_len > FTZ_READ_MAX_PAYLOAD))
 		*why = "section payload over this reader's 64 MiB limit";
-	else if (!in_file(r, pos, FTZ_SEC_HDR_LEN + h.stored_len))
+	else if (!in_file(r, pos, FTZ_SEC_HDR_LEN + h.stored_len, refresh))
 		*why = "section payload is truncated";
 	if (*why)
 		return FTZ_READ_DAMAGE;
@@ -275,7 +286,7 @@ static int read_section(struct ftz_reader *r, uint64_t pos, struct ftz_section *
 	/* The checksum and the frame are verified even when the payload is not
 	 * decoded, so a fast scan stops at the same damage as a full read (except a
 	 * frame whose blocks are bad under a good checksum: load_payload). */
-	*why = load_payload(r, &h, pos + FTZ_SEC_HDR_LEN, sec,
+	*why = load_payload(r, ctx, &h, pos + FTZ_SEC_HDR_LEN, sec,
 			    known && (want_pages || h.type != FTZ_SEC_PAGES), known, out, out_cap);
 	return *why ? FTZ_READ_DAMAGE : FTZ_READ_OK;
 }
@@ -289,7 +300,7 @@ int ftz_reader_next(struct ftz_reader *r, struct ftz_section *sec, bool want_pag
 		return FTZ_READ_DAMAGE;
 	if (r->ended) /* END is the last section: what follows is not the recording's */
 		return FTZ_READ_END;
-	rc = read_section(r, r->pos, sec, want_pages, &r->raw, &r->raw_cap, &why);
+	rc = read_section(r, &r->own, r->pos, sec, want_pages, &r->raw, &r->raw_cap, &why);
 	if (rc == FTZ_READ_DAMAGE)
 		return damaged(r, why);
 	if (rc == FTZ_READ_OK) {
@@ -302,13 +313,39 @@ int ftz_reader_next(struct ftz_reader *r, struct ftz_section *sec, bool want_pag
 int ftz_reader_read_at(struct ftz_reader *r, uint64_t offset, struct ftz_section *sec,
 		       uint8_t **buf, size_t *cap, const char **why)
 {
+	return ftz_reader_read_at_ctx(r, &r->own, offset, sec, buf, cap, why);
+}
+
+struct ftz_read_ctx *ftz_read_ctx_new(void)
+{
+	struct ftz_read_ctx *ctx = calloc(1, sizeof(*ctx));
+
+	if (ctx && !(ctx->dctx = ZSTD_createDCtx())) {
+		free(ctx);
+		ctx = NULL;
+	}
+	return ctx;
+}
+
+void ftz_read_ctx_free(struct ftz_read_ctx *ctx)
+{
+	if (!ctx)
+		return;
+	free(ctx->stored);
+	ZSTD_freeDCtx(ctx->dctx);
+	free(ctx);
+}
+
+int ftz_reader_read_at_ctx(struct ftz_reader *r, struct ftz_read_ctx *ctx, uint64_t offset,
+			   struct ftz_section *sec, uint8_t **buf, size_t *cap, const char **why)
+{
 	int rc;
 
 	if (offset < FTZ_FILE_HDR_LEN) {
 		*why = "section offset inside the file header";
 		return FTZ_READ_DAMAGE;
 	}
-	rc = read_section(r, offset, sec, true, buf, cap, why);
+	rc = read_section(r, ctx, offset, sec, true, buf, cap, why);
 	if (rc == FTZ_READ_END) {
 		*why = "no section at this offset";
 		return FTZ_READ_DAMAGE;
@@ -329,10 +366,10 @@ int ftz_reader_seek(struct ftz_reader *r, uint64_t offset)
 
 void ftz_reader_trim(struct ftz_reader *r)
 {
-	free(r->stored);
+	free(r->own.stored);
 	free(r->raw);
-	r->stored = r->raw = NULL;
-	r->stored_cap = r->raw_cap = 0;
+	r->own.stored = r->raw = NULL;
+	r->own.stored_cap = r->raw_cap = 0;
 }
 
 uint64_t ftz_reader_damage(const struct ftz_reader *r, const char **reason)
@@ -358,8 +395,8 @@ void ftz_reader_close(struct ftz_reader *r)
 	if (!r)
 		return;
 	close(r->fd);
-	free(r->stored);
+	free(r->own.stored);
 	free(r->raw);
-	ZSTD_freeDCtx(r->dctx);
+	ZSTD_freeDCtx(r->own.dctx);
 	free(r);
 }

@@ -248,7 +248,8 @@ static int build(const char *const *inputs, size_t n, const struct input_set *in
 		 const char *out, bool extend, const struct import_types *types, bool *damaged)
 {
 	struct build b = { .input = inputs[0], .out = out, .src = &in->st, .digest = in->digest };
-	struct import_job job = { .inputs = inputs, .n = n, .extend = extend, .types = types };
+	struct import_job job = { .inputs = inputs, .n = n, .types = types,
+				  .mode = extend ? IMPORT_EXTEND : IMPORT_NEW };
 	char *tmp;
 	int rc;
 
@@ -497,3 +498,83 @@ sqlite3 *dbcache_open_inputs(const char *const *files, size_t n, const struct im
 	return dbcache_open_set(files, n, types, damaged);
 }
 
+
+/* A summary's finish: the source keys `ftana info` shows (not signed: never reused). */
+static int finish_summary(void *arg)
+{
+	const struct build *b = arg;
+	sqlite3 *db;
+	sqlite3_stmt *st = NULL;
+	char size[32], real[PATH_MAX];
+	int rc = -1;
+
+	snprintf(size, sizeof(size), "%" PRIu64, (uint64_t)b->src->st_size);
+	if (sqlite3_open_v2(b->tmp, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW, NULL) == SQLITE_OK &&
+	    sqlguard_harden(db) == 0 &&
+	    sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO meta VALUES ('source', ?), ('source_size', ?)",
+			       -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, realpath(b->input, real) ? real : b->input, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, size, -1, SQLITE_STATIC);
+		rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+	}
+	sqlite3_finalize(st);
+	if (sqlite3_close(db) != SQLITE_OK || rc)
+		rc = msg_error("%s: cannot write the summary: %s", b->tmp, sqlite3_errstr(rc));
+	return rc;
+}
+
+sqlite3 *dbcache_summary(const char *const *files, size_t n, bool *damaged)
+{
+	struct input_set in;
+	char *cache, tmp[PATH_MAX];
+	const char *dir = getenv("TMPDIR");
+	sqlite3 *db = NULL;
+	bool suspicious;
+
+	*damaged = false;
+	for (size_t i = 0; i < n; i++)
+		if (access(files[i], F_OK) < 0) {
+			msg_error("%s: %s", files[i], strerror(errno));
+			return NULL;
+		}
+	if (n == 1 && sniff(files[0]) != KIND_FTZ && sniff(files[0]) != KIND_TRACEDAT)
+		return dbcache_open(files[0], &import_types_none, damaged); /* a .db, or refused */
+	for (size_t i = 0; n > 1 && i < n; i++)
+		if (sniff(files[i]) != KIND_FTZ)
+			return dbcache_open_set(files, n, &import_types_none, damaged); /* says why */
+	cache = join_cache_path(files, n);
+	if (!cache || input_set_open(files, n, &in) < 0) {
+		free(cache);
+		return NULL;
+	}
+	/* a database made earlier holds all of it */
+	db = open_trusted(cache, &in.st, in.digest, &suspicious);
+	free(cache);
+	if (db) {
+		*damaged = warn_damage(db, files[0]);
+		cset_free(&in.cs);
+		return db;
+	}
+	/* else the capture is read for it, into a database of a few tables that goes away */
+	struct build b = { .input = files[0], .src = &in.st, .tmp = tmp };
+	struct import_job job = { .inputs = files, .n = n, .mode = IMPORT_SUMMARY };
+	int fd;
+
+	snprintf(tmp, sizeof(tmp), "%s/ftana-info-XXXXXX", dir && *dir ? dir : "/tmp");
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		msg_error_errno(errno, "%s", tmp);
+		cset_free(&in.cs);
+		return NULL;
+	}
+	close(fd);
+	unlink(tmp); /* the import makes it anew */
+	if (import_isolated_job(&job, tmp, damaged, finish_summary, &b) == 0) {
+		db = open_db(tmp, false);
+		unlink(tmp); /* held open: gone when closed */
+	} else if (in.st.st_size < 16 && in.kind == KIND_FTZ) {
+		*damaged = true; /* a .ftz cut inside its file header */
+	}
+	cset_free(&in.cs);
+	return db;
+}

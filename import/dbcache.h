@@ -38,6 +38,14 @@ sqlite3 *dbcache_open_inputs(const char *const *files, size_t n, const struct im
 			     bool *damaged);
 
 /*
+ * What `ftana info` needs of FILES (one capture): its database when one was made
+ * (trusted), else a summary read from the capture now (import.h IMPORT_SUMMARY: the
+ * counts, losses, spans and stacks, no event rows) into a temporary database that
+ * is gone once closed. As dbcache_open otherwise.
+ */
+sqlite3 *dbcache_summary(const char *const *files, size_t n, bool *damaged);
+
+/*
  * Import INPUT (a .ftz or trace.dat) into OUT, signed as ours, through OUT.tmp.PID
  * renamed at the end, with progress on a terminal. The import runs in a child
  * process: a crash on hostile input costs the import, not ftana, and OUT.tmp.PID is

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "common/msg.h"
+#include "format/ftz.h"
 #include "import/import_int.h"
 #include "store/sql_files.h"
 #include "store/sqlguard.h"
@@ -170,7 +171,7 @@ static int plan_pass(struct importer *im, const struct import_types *types)
 			DEC_TYPE_SET(im->want, id);
 			DEC_TYPE_SET(im->deliver, id);
 		}
-		if (im->base && t->nr_pairs)
+		if (im->base && !im->summary && t->nr_pairs)
 			DEC_TYPE_SET(im->deliver, id);
 	}
 	return rc;
@@ -212,7 +213,7 @@ static int run(struct importer *im, const char *db, bool show, const struct impo
 	damage(im, res);
 	if (im->base &&
 	    ((rc = meta_write(im, res, first, last)) || (rc = profile_import(im)) ||
-	     (rc = meta_event_types(im)) || (rc = meta_tasks(im))))
+	     (rc = meta_event_types(im)) || (!im->summary && (rc = meta_tasks(im)))))
 		return rc;
 	if (!im->base && (rc = meta_imported(im)))
 		return rc;
@@ -225,14 +226,15 @@ const struct import_types import_types_none = { NULL, 0 };
 
 int import_ftz(const char *ftz, const char *db, bool progress_on, struct import_result *res)
 {
-	return import_capture(&ftz, 1, db, false, NULL, progress_on, res);
+	return import_capture(&ftz, 1, db, IMPORT_NEW, NULL, progress_on, res);
 }
 
-int import_capture(const char *const *inputs, size_t n, const char *db, bool extend,
+int import_capture(const char *const *inputs, size_t n, const char *db, enum import_mode mode,
 		   const struct import_types *types, bool progress_on, struct import_result *res)
 {
 	const char *ftz = inputs[0];
-	struct importer im = { .path = ftz, .base = !extend };
+	struct importer im = { .path = ftz, .base = mode != IMPORT_EXTEND,
+			       .summary = mode == IMPORT_SUMMARY };
 	const uint16_t one = 1;
 	int rc;
 
@@ -242,6 +244,19 @@ int import_capture(const char *const *inputs, size_t n, const char *db, bool ext
 		return errno == EBADMSG ? -2 : -1;
 	im.tep = dec_tep(im.dec);
 	im.native = (*(const uint8_t *)&one == 1) == !tep_is_file_bigendian(im.tep);
+	/* info names the --trigger event's last time before the stop: its rows only */
+	char trigger[256];
+	const char *trigger_spec = trigger;
+	struct import_types trigger_type = { &trigger_spec, 0 };
+
+	if (im.summary) {
+		const char *end = dec_end_text(im.dec), *info = dec_info_text(im.dec);
+
+		if (ftz_kv_get(end, strlen(end), "trigger_event", trigger, sizeof(trigger)) > 0 ||
+		    ftz_kv_get(info, strlen(info), "trigger_event", trigger, sizeof(trigger)) > 0)
+			trigger_type.n = 1;
+		types = &trigger_type;
+	}
 	rc = run(&im, db, progress_on, types, res);
 	if (rc && !im.said) { /* an error without a message of its own */
 		if (im.unsaid)

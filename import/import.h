@@ -33,16 +33,24 @@ struct import_types {
 /* No type: only what every question needs (meta, tasks, losses, stacks, ...). */
 extern const struct import_types import_types_none;
 
+/* What a pass of import_capture makes of DB. */
+enum import_mode {
+	IMPORT_NEW,     /* a new database: the first pass also writes what every question
+			 * needs (meta, event_types with every type's count, tasks, losses,
+			 * stacks, symbols, cpu_stats, cpu_spans) */
+	IMPORT_EXTEND,  /* one an earlier pass made from the same capture: the types asked
+			 * for that it lacks are added, nothing else changes */
+	IMPORT_SUMMARY, /* a new database of what `ftana info` shows: as IMPORT_NEW without
+			 * symbols and tasks, and rows only of the --trigger event's type */
+};
+
 /*
  * Import the capture INPUTS (one file, a ring's head, or a --rotate series:
  * decode.h dec_open_set) into DB, the rows of TYPES only (NULL: every type), as
- * import_ftz does. Without EXTEND, DB is new: this first pass also writes what
- * every question needs (meta, event_types with every type's count, tasks, losses,
- * stacks, symbols, cpu_stats). With EXTEND, DB is one an earlier pass made from the
- * same capture: the types asked for that it lacks are added (ids, stack ids and
- * names as a full import gives them), nothing else changes. Same returns.
+ * import_ftz does; ids, stack ids and names are those a full import gives them,
+ * whatever the passes. Same returns.
  */
-int import_capture(const char *const *inputs, size_t n, const char *db, bool extend,
+int import_capture(const char *const *inputs, size_t n, const char *db, enum import_mode mode,
 		   const struct import_types *types, bool progress, struct import_result *res);
 
 #endif

@@ -76,7 +76,7 @@ static enum child_status child_import(const struct import_job *job, const char *
 	int rc;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL); /* a parent killed with -9 takes its import along */
-	rc = import_capture(job->inputs, job->n, tmp, job->extend, job->types,
+	rc = import_capture(job->inputs, job->n, tmp, job->mode, job->types,
 			    isatty(STDERR_FILENO), &res);
 	if (rc < 0) /* it said why */
 		return rc == -2 ? CHILD_DAMAGED_EMPTY : CHILD_ERROR;

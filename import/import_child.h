@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "import/import.h"
+
 /*
  * Import FTZ into the new database TMP in a child process, then call finish(arg)
  * (sign and rename TMP; it prints its own error and returns -1 on failure).
@@ -18,15 +20,13 @@ int import_isolated(const char *ftz, const char *tmp, bool *damaged,
 		    int (*finish)(void *arg), void *arg);
 
 /* What an isolated import does: import.h's import_capture arguments. */
-struct import_types;
 struct import_job {
 	const char *const *inputs;   /* a capture of one or several files (dec_open_set) */
 	size_t n;
-	bool extend;                 /* TMP is a copy of a database to add TYPES to */
+	enum import_mode mode;       /* IMPORT_EXTEND: TMP is a copy of a database to add TYPES to */
 	const struct import_types *types; /* NULL: every type */
 };
-/* The same for any capture and request; with extend, TMP exists and is kept on failure
- * only as far as removing it goes (it is a copy). */
+/* The same for any capture and request (import.h import_capture). */
 int import_isolated_job(const struct import_job *job, const char *tmp, bool *damaged,
 			int (*finish)(void *arg), void *arg);
 

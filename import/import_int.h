@@ -65,6 +65,7 @@ struct importer {
 	uint64_t unknown_events; /* events whose type has no format in the file */
 	uint64_t ids;           /* events given an id so far */
 	bool base;              /* the database's first pass: base tables too (import_pass.c) */
+	bool summary;           /* ... for `ftana info`: no symbols, no tasks */
 	uint64_t *want;         /* types whose rows this pass writes (DEC_TYPE_WORDS) */
 	uint64_t *deliver;      /* types the decoder hands out */
 	uint64_t *counted;      /* types with an id: a table, not kernel_stack */

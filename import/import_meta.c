@@ -288,7 +288,7 @@ int meta_write(struct importer *im, const struct import_result *res, uint64_t fi
 		rc = cpu_spans(im);
 	if (!rc)
 		rc = cpu_stats(im);
-	if (!rc)
+	if (!rc && !im->summary)
 		rc = symbols(im);
 	return rc;
 }
