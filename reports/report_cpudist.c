@@ -2,8 +2,8 @@
 /*
  * report_cpudist.c - `ftana report cpudist`: how long tasks ran each time they got a
  * CPU (switch-in -> switch-out), as a log2 histogram (bcc cpudist) or a summary, for
- * all tasks or per thread, process or command (--by). The intervals are the oncpu view
- * (schema/reports/sched.sql); the slice is cpudist_report.sql.
+ * all tasks or per thread, process or command (--by). The intervals are the oncpu table
+ * (import/derive_sched.c); the slice is cpudist_report.sql.
  */
 #include <stdbool.h>
 

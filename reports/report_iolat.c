@@ -3,9 +3,10 @@
  * report_iolat.c - `ftana report iolat`: block I/O latency per request (perf-tools'
  * iosnoop layout, bcc biosnoop's -Q queue time), or a summary per disk and type, a
  * log2 histogram (bcc biolatency) and per-interval histograms (perf-tools iolatency).
- * The pairing is schema/reports/iolat.sql (the `io` view, also there for `ftana sql`);
- * the selection within the slice, the summary and the histograms are
- * schema/reports/iolat_report.sql. This file only prints (--heatmap: reports/heatmap.c).
+ * The pairing is import/derive_io.c (once per capture; the `io` view over it is
+ * schema/reports/iolat.sql, also there for `ftana sql`); the selection within the slice,
+ * the summary and the histograms are schema/reports/iolat_report.sql. This file only
+ * prints (--heatmap: reports/heatmap.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "reports/heatmap.h"
 #include "reports/lost.h"
 #include "common/parse.h"
+#include "import/derive.h"
 #include "reports/report.h"
 #include "reports/views.h"
 #include "store/db.h"
@@ -126,7 +128,8 @@ static int check(struct report_ctx *ctx)
 			     o->step_ns ? "-i" : NULL, o->out, o->col);
 }
 
-/* The capture's tables as iolat.sql reads them, stand-ins for the optional ones. */
+/* The capture's tables as iolat.sql reads them, stand-ins for the optional ones, the
+ * pairs derived when the database lacks them. */
 static int prepare_tables(struct report_ctx *ctx)
 {
 	static const char *const needed[] = { "block_rq_issue", "block_rq_complete" };
@@ -163,6 +166,7 @@ int iolat_views(sqlite3 *db)
 	if (db_stand_in(db, "block_rq_insert", BLOCK_RQ_COLUMNS) ||
 	    db_stand_in(db, "lost_events", "cpu, ts, count") ||
 	    db_add_regexp(db) ||
+	    (!derive_present(db, "main", "io") && derive_io(db, "temp")) ||
 	    db_exec_file(db, "schema/reports/iolat.sql"))
 		return -1;
 	return 0;

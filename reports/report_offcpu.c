@@ -3,7 +3,7 @@
  * report_offcpu.c - `ftana report offcpu`: time tasks spent off CPU, per task and reason
  * (the state it was switched out in: S sleeping, D uninterruptible, R/R+ preempted, ...),
  * or with --folded per switch-out stack (recorded with -s) as FlameGraph input (bcc
- * offcputime -f). The intervals are the offcpu view (schema/reports/sched.sql); the
+ * offcputime -f). The intervals are the offcpu table (import/derive_sched.c); the
  * slice and aggregation are offcpu_report.sql.
  */
 #include <stdbool.h>
@@ -94,7 +94,7 @@ static int run(struct report_ctx *ctx)
 	    (o->folded ? db_each_row(ctx->db, "SELECT folded, us FROM offcpu_folded",
 				     0, folded_row, stdout)
 		       : print_table(ctx, o->by)) ||
-	    sched_note_statuses(ctx, "SELECT status, count(*) FROM offcpu_all "
+	    sched_note_statuses(ctx, "SELECT status, count(*) FROM offcpu "
 				"WHERE in_slice(on_ts, cpu, pid) GROUP BY status", "off-CPU intervals"))
 		return -1;
 	return 0;

@@ -34,8 +34,7 @@ static int run(struct report_ctx *ctx)
 	static const char *const events[] = { "syscalls:sys_enter_openat", "syscalls:sys_enter_open",
 					      "syscalls:sys_enter_openat2" };
 	const struct opensnoop_opts *o = ctx->opts;
-	int rc = snoop_prepare(ctx, events, 3, "record with 'ftrec triage --syscalls'",
-			       "SELECT min(ts), max(ts) FROM syscall_events");
+	int rc = snoop_prepare_calls(ctx, events, 3, "record with 'ftrec triage --syscalls'");
 
 	if (rc)
 		return rc;

@@ -2,13 +2,15 @@
 /*
  * report_summary.c - `ftana report summary`: one page over any capture, the first thing
  * to run in a post-mortem: the capture and its losses, the top tasks by CPU time (from
- * sched_switch) and by run-queue latency (sched_wakeup), block I/O per process, the
- * programs executed and the signals sent. A part is printed only when the capture has
- * its events; the others are listed with the events that would enable them.
- * SQL: schema/reports/summary_report.sql over sched.sql's and iolat.sql's views.
+ * sched_switch) and by run-queue latency (sched_wakeup or sched_waking), block I/O per
+ * process, the programs executed and the signals sent. A part is printed only when the
+ * capture has its events; the others are listed with the events that would enable them.
+ * SQL: schema/reports/summary_report.sql over the scheduler tables (import/derive_sched.c)
+ * and iolat.sql's views.
  */
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "reports/args.h"
 #include "reports/lost.h"
@@ -26,8 +28,8 @@ static const struct report_option options[] = {
 	{ 0 }
 };
 
-/* One part: its JSON key and text title, the event tables it needs (NULL-ended), the
- * events to record for it, and the query (a view of summary_report.sql). */
+/* One part: its JSON key and text title, the event tables it needs (NULL-ended; "a|b":
+ * either), the events to record for it, and the query (a view of summary_report.sql). */
 static const struct part {
 	const char *key, *title;
 	const char *needs[3];
@@ -36,7 +38,7 @@ static const struct part {
 } parts[] = {
 	{ "cpu", "top tasks by CPU time", { "sched_switch" }, "sched:sched_switch",
 	  "SELECT tid, comm, cpu_ms, cpu_pct, slices FROM summary_cpu" },
-	{ "runq", "top tasks by run-queue latency", { "sched_switch", "sched_wakeup" },
+	{ "runq", "top tasks by run-queue latency", { "sched_switch", "sched_wakeup|sched_waking" },
 	  "sched:sched_switch,sched_wakeup,sched_wakeup_new",
 	  "SELECT tid, comm, waits, total_ms, avg_us, max_us FROM summary_runq" },
 	{ "io", "top processes by block I/O", { "block_rq_issue", "block_rq_complete" },
@@ -71,9 +73,14 @@ static int check(struct report_ctx *ctx)
 
 static bool part_present(sqlite3 *db, const struct part *p)
 {
-	for (const char *const *t = p->needs; *t; t++)
-		if (!db_has_table(db, *t))
+	for (const char *const *t = p->needs; *t; t++) {
+		const char *bar = strchr(*t, '|');
+		char first[32];
+
+		snprintf(first, sizeof(first), "%.*s", bar ? (int)(bar - *t) : (int)strlen(*t), *t);
+		if (!db_has_table(db, first) && !(bar && db_has_table(db, bar + 1)))
 			return false;
+	}
 	return true;
 }
 
@@ -184,7 +191,7 @@ static int run(struct report_ctx *ctx)
 		if (present[i] && (title(ctx, parts[i].title) ||
 				   doc_table(ctx, parts[i].key, parts[i].sql)))
 			return -1;
-	if (present[1] && sched_note_statuses(ctx, "SELECT status, count(*) FROM summary_waits "
+	if (present[1] && sched_note_statuses(ctx, "SELECT status, count(*) FROM runq_waits "
 					      "WHERE in_slice(run_ts, cpu, pid) GROUP BY status",
 					      "run-queue waits"))
 		return -1;

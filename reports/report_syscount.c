@@ -2,8 +2,9 @@
 /*
  * report_syscount.c - `ftana report syscount`: calls, errors and time per syscall, per
  * process, or both (perf-tools' syscount, bcc's syscount -L), named from the capture's
- * own syscall events ('ftrec triage --syscalls'). SQL: schema/reports/syscount.sql (the
- * `syscall_calls` view), syscount_report.sql (the slice and the groups).
+ * own syscall events ('ftrec triage --syscalls'). The pairs: import/derive_syscalls.c;
+ * SQL: schema/reports/syscount.sql (the `syscall_calls` view over them),
+ * syscount_report.sql (the slice and the groups).
  */
 #include <string.h>
 
@@ -67,7 +68,7 @@ static int run(struct report_ctx *ctx)
 			     "'ftrec triage --syscalls')");
 		return -1;
 	}
-	rc = snoop_prepare(ctx, NULL, 0, NULL, "SELECT min(ts), max(ts) FROM syscall_events");
+	rc = snoop_prepare_calls(ctx, NULL, 0, NULL);
 	if (rc)
 		return rc;
 	if (args_set(ctx->db, "syscount_by", o->by) || args_set(ctx->db, "syscount_errors", o->errors) ||

@@ -5,6 +5,7 @@
 
 #include "common/msg.h"
 #include "common/text_escape.h"
+#include "import/derive.h"
 #include "reports/args.h"
 #include "reports/lost.h"
 #include "reports/sched_common.h"
@@ -34,10 +35,12 @@ int sched_views(sqlite3 *db)
 			"prev_comm, prev_pid, prev_prio, prev_state, next_comm, next_pid, next_prio") ||
 	    db_stand_in(db, "sched_wakeup", WAKEUP_COLUMNS) ||
 	    db_stand_in(db, "sched_wakeup_new", WAKEUP_COLUMNS) ||
-	    db_stand_in(db, "lost_events", "cpu, ts, count") ||
-	    db_exec_file(db, "schema/reports/sched.sql"))
+	    db_stand_in(db, "lost_events", "cpu, ts, count"))
 		return -1;
-	return 0;
+	/* derived at import into the cache; a .db made elsewhere gets them in TEMP */
+	if (derive_present(db, "main", "sched"))
+		return 0;
+	return derive_sched(db, "temp");
 }
 
 const struct report_views views_sched = { "sched", sched_views };
@@ -60,10 +63,22 @@ int sched_prepare(struct report_ctx *ctx)
 	return 0;
 }
 
+/* Did the report's SQL make temp.sched_rows (for sched_sel.sql)? */
+static bool made_rows(sqlite3 *db)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT 1 FROM temp.sqlite_master WHERE name = 'sched_rows'");
+	bool made = st && sqlite3_step(st) == SQLITE_ROW;
+
+	sqlite3_finalize(st);
+	return made;
+}
+
 int sched_select(struct report_ctx *ctx, enum sched_by by, const char *sql_file)
 {
 	if (args_setup(ctx->db) || args_set(ctx->db, "sched_by", by) ||
+	    db_exec(ctx->db, "DROP VIEW IF EXISTS temp.sched_rows") ||
 	    db_exec_file(ctx->db, sql_file) ||
+	    (made_rows(ctx->db) && db_exec_file(ctx->db, "schema/reports/sched_sel.sql")) ||
 	    db_exec_file(ctx->db, "schema/reports/sched_hist.sql"))
 		return -1;
 	return 0;

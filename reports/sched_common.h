@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * sched_common.h - what the scheduler reports (runqlat, offcpu, cpudist, summary) and
- * funclatency share: the scheduler views (schema/reports/sched.sql), --by, and the
+ * funclatency share: the scheduler tables (import/derive_sched.c), --by, and the
  * distribution output (a bcc-style log2 histogram or a table of statistics per group)
  * over temp.sched_sel (schema/reports/sched_hist.sql).
  */
@@ -30,9 +30,10 @@ extern const struct report_option sched_dist_options[];
 int sched_dist_option(struct report_ctx *ctx, int index, const char *arg);
 
 /*
- * The scheduler views (oncpu, runq_waits, offcpu, ...) on db: empty TEMP stand-ins for
- * the tables a capture lacks (sched_switch, the wakeups, lost_events: a view is then
- * empty rather than missing), then sched.sql.
+ * The scheduler tables (oncpu, runq_waits, offcpu) on db: empty TEMP stand-ins for the
+ * event tables a capture lacks (sched_switch, the wakeups, lost_events: what reads them
+ * finds no rows rather than no table), then the tables the importer derived, or when
+ * the database lacks them, derive_sched into TEMP.
  */
 int sched_views(sqlite3 *db);
 
@@ -44,7 +45,8 @@ int sched_views(sqlite3 *db);
 int sched_prepare(struct report_ctx *ctx);
 
 /* args_setup + the report's own options for its SQL, then run SQL_FILE (which fills
- * temp.sched_sel) and sched_hist.sql. 0 or -1 after an error. */
+ * temp.sched_sel, or makes the view temp.sched_rows that sched_sel.sql makes it from)
+ * and sched_hist.sql. 0 or -1 after an error. */
 int sched_select(struct report_ctx *ctx, enum sched_by by, const char *sql_file);
 
 /*

@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * snoop.c - the triage reports' shared part (snoop.h). The SQL is in schema/reports/
- * (snoop_names.sql, execsnoop.sql, ...); the one thing built here in C is
- * temp.syscall_events, because its branches are the capture's syscall event tables,
- * whose names only event_types knows.
+ * (snoop_names.sql, execsnoop.sql, ...); built here in C: temp.syscall_events, because
+ * its branches are the capture's syscall event tables, whose names only event_types
+ * knows, and the syscall pairs under syscall_calls (import/derive_syscalls.c) when the
+ * database does not hold them.
  */
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/msg.h"
+#include "import/derive.h"
 #include "reports/args.h"
 #include "reports/lost.h"
 #include "reports/slice.h"
@@ -136,12 +138,16 @@ static int syscall_events_view(sqlite3 *db)
 	return rc;
 }
 
-int snoop_views(sqlite3 *db)
+/* The views; with CALLS, the syscall pairs syscall_calls reads too (derived into TEMP
+ * when the database lacks them: seconds on a capture of millions of syscalls, so only
+ * for what reads them). */
+static int views(sqlite3 *db, bool calls)
 {
 	for (size_t i = 0; i < sizeof(stand_ins) / sizeof(stand_ins[0]); i++)
 		if (input_table(db, stand_ins[i].system, stand_ins[i].table, stand_ins[i].columns))
 			return -1;
 	if (syscall_events_view(db) ||
+	    (calls && !derive_present(db, "main", "syscalls") && derive_syscalls(db, "temp")) ||
 	    db_exec_file(db, "schema/reports/snoop_names.sql") ||
 	    db_exec_file(db, "schema/reports/execsnoop.sql") ||
 	    db_exec_file(db, "schema/reports/killsnoop.sql") ||
@@ -152,10 +158,15 @@ int snoop_views(sqlite3 *db)
 	return 0;
 }
 
+int snoop_views(sqlite3 *db)
+{
+	return views(db, true);
+}
+
 const struct report_views views_snoop = { "snoop", snoop_views };
 
-int snoop_prepare(struct report_ctx *ctx, const char *const *events, size_t nr_events,
-		  const char *hint, const char *range_sql)
+static int prepare(struct report_ctx *ctx, const char *const *events, size_t nr_events,
+		   const char *hint, const char *range_sql, bool calls)
 {
 	bool recorded = false;
 
@@ -170,10 +181,23 @@ int snoop_prepare(struct report_ctx *ctx, const char *const *events, size_t nr_e
 		msg_error("this capture did not record %s (%s)", events[0], hint);
 		return -1;
 	}
-	if (snoop_views(ctx->db) || args_setup(ctx->db) ||
+	if (views(ctx->db, calls) || args_setup(ctx->db) ||
 	    (range_sql && lost_warn(ctx->db, range_sql, &ctx->slice)))
 		return -1;
 	return 0;
+}
+
+int snoop_prepare(struct report_ctx *ctx, const char *const *events, size_t nr_events,
+		  const char *hint, const char *range_sql)
+{
+	return prepare(ctx, events, nr_events, hint, range_sql, false);
+}
+
+int snoop_prepare_calls(struct report_ctx *ctx, const char *const *events, size_t nr_events,
+			const char *hint)
+{
+	/* the losses over every syscall event's time, as derive_syscalls found it */
+	return prepare(ctx, events, nr_events, hint, "SELECT first_ts, last_ts FROM syscall_range", true);
 }
 
 int snoop_select(struct report_ctx *ctx, const char *sql_file)

@@ -23,7 +23,8 @@ extern const struct report_views views_snoop;       /* execs, opens, kills, ... 
 extern const struct report_views views_sched;       /* oncpu, runq_waits, offcpu (sched_common.c) */
 
 /* The builders reports call themselves; 0, or -1 after an error. */
-int iolat_views(sqlite3 *db);      /* with stand-ins for block_rq_insert and lost_events */
+int iolat_views(sqlite3 *db);      /* with stand-ins for block_rq_insert and lost_events, and
+				      the pairs derived into TEMP when the database lacks them */
 int funcgraph_views(sqlite3 *db);  /* temp.call_rows walked once, then `calls` */
 int funcgraph_build_calls(sqlite3 *db);
 int funcslower_views(sqlite3 *db);

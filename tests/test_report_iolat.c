@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_report_iolat.c - the iolat pairing (schema/reports/iolat.sql) and report on
+ * test_report_iolat.c - the iolat pairing (import/derive_io.c) and report on
  * hand-made block_rq_* rows whose right answer is known by construction: completions
  * out of order, the same sector twice, reads and writes on one sector, lost events,
  * flushes, completions without a start, a kernel without the bytes field; then the
@@ -20,6 +20,7 @@
 #include "common/cmd.h"
 #include "reports/lost.h"
 #include "reports/slice.h"
+#include "reports/views.h"
 #include "store/db.h"
 #include "tests/report_func_fixture.h"
 
@@ -76,9 +77,10 @@ static void rq(sqlite3 *db, enum kind k, int64_t ts, int cpu, int dev, int64_t s
 	rq_task(db, k, ts, cpu, 1000 + cpu, dev, sector, nr_sector, rwbs);
 }
 
+/* The pairs (import/derive_io.c, into TEMP) and the views over them. */
 static void load_iolat(sqlite3 *db)
 {
-	assert_int_equal(db_exec_file(db, "schema/reports/iolat.sql"), 0);
+	assert_int_equal(iolat_views(db), 0);
 }
 
 static long long lat_of(sqlite3 *db, int dev, int64_t sector, const char *op)

@@ -1,23 +1,20 @@
 -- offcpu_report: the off-CPU intervals of `ftana report offcpu` within its slice, per
--- group and reason, and the folded stacks. After sched.sql (the offcpu view) and
+-- group and reason, and the folded stacks. After sched_views (the offcpu table) and
 -- stacks_views.sql (stack_folded); in_slice and temp.slice from reports/report_slice.c,
 -- temp.report_args sched_by (0 or 1 tid, 2 pid, 3 comm) from reports/report_offcpu.c.
 -- An interval belongs to the slice by its end, the switch-in (on_ts, the CPU it ran on,
 -- the task), as bcc's offcputime records it then. Only status 'ok' intervals count.
 DROP TABLE IF EXISTS temp.offcpu_sel;
-DROP TABLE IF EXISTS temp.offcpu_all;
 DROP VIEW IF EXISTS temp.offcpu_stats;
 DROP VIEW IF EXISTS temp.offcpu_folded;
 
--- offcpu_all: the offcpu view computed once (the report reads it twice).
-CREATE TEMP TABLE offcpu_all AS SELECT * FROM offcpu;
 CREATE TEMP TABLE offcpu_sel AS
 WITH args AS (SELECT coalesce((SELECT value FROM temp.report_args WHERE key = 'sched_by'), 0) AS by)
 SELECT CASE by WHEN 2 THEN coalesce(t.tgid, o.pid) WHEN 3 THEN o.comm ELSE o.pid END AS grp,
        CASE by WHEN 2 THEN coalesce((SELECT comm FROM tasks g WHERE g.pid = t.tgid), o.comm)
                ELSE o.comm END AS label,
        o.comm, o.state_text, o.off_ns, o.runq_ns, o.stack_id
-FROM offcpu_all o CROSS JOIN args LEFT JOIN tasks t ON t.pid = o.pid
+FROM offcpu o CROSS JOIN args LEFT JOIN tasks t ON t.pid = o.pid
 WHERE o.status = 'ok'
   AND o.on_id BETWEEN (SELECT lo_id FROM temp.slice) AND (SELECT hi_id FROM temp.slice)
   AND in_slice(o.on_ts, o.cpu, o.pid);

@@ -1,7 +1,7 @@
 -- summary_report: the parts of `ftana report summary`, each a view within the report's
 -- slice, top temp.report_args summary_top rows each. Values are rounded (ms to the us,
--- us to 0.1 us, percentages to 0.01): a summary is read, not computed on. After sched.sql (oncpu,
--- runq_waits) and iolat.sql (io); reports/report_summary.c makes empty stand-ins for
+-- us to 0.1 us, percentages to 0.01): a summary is read, not computed on. After sched_views
+-- (oncpu, runq_waits) and iolat.sql (io); reports/report_summary.c makes empty stand-ins for
 -- the event tables a capture lacks and prints only the parts whose events it has.
 -- in_slice, temp.slice from reports/report_slice.c.
 DROP VIEW IF EXISTS temp.summary_window;
@@ -9,7 +9,6 @@ DROP VIEW IF EXISTS temp.summary_capture;
 DROP VIEW IF EXISTS temp.summary_losses;
 DROP VIEW IF EXISTS temp.summary_cpu;
 DROP VIEW IF EXISTS temp.summary_runq;
-DROP TABLE IF EXISTS temp.summary_waits;
 DROP VIEW IF EXISTS temp.summary_io;
 DROP VIEW IF EXISTS temp.summary_exec;
 DROP VIEW IF EXISTS temp.summary_signal;
@@ -63,12 +62,10 @@ SELECT tid, comm, cpu_ms, cpu_pct, slices FROM (
 ORDER BY cpu_ms DESC, tid
 LIMIT (SELECT value FROM temp.report_args WHERE key = 'summary_top');
 
--- runq_waits computed once (the part and the report's notes read it).
-CREATE TEMP TABLE summary_waits AS SELECT * FROM runq_waits;
 CREATE TEMP VIEW summary_runq AS
 SELECT pid AS tid, max(comm) AS comm, count(*) AS waits, round(sum(wait_ns) / 1e6, 3) AS total_ms,
        round(avg(wait_ns) / 1e3, 1) AS avg_us, round(max(wait_ns) / 1e3, 1) AS max_us
-FROM summary_waits
+FROM runq_waits
 WHERE status = 'ok' AND in_slice(run_ts, cpu, pid)
 GROUP BY pid ORDER BY total_ms DESC, tid
 LIMIT (SELECT value FROM temp.report_args WHERE key = 'summary_top');

@@ -7,26 +7,32 @@
 --   total_ms  the sum of paired durations (entry to exit), ms
 --   avg_us    total / paired calls, us
 --   unpaired  entries without their exit (never returned, or a loss)
-DROP TABLE IF EXISTS temp.syscount_sel;
+DROP VIEW IF EXISTS temp.syscount_sel;
 DROP VIEW IF EXISTS temp.syscount_groups;
 DROP VIEW IF EXISTS temp.syscount_text;
 
-CREATE TEMP TABLE syscount_sel AS
+-- A view, read once by the groups: a capture's millions of calls are not copied.
+CREATE TEMP VIEW syscount_sel AS
 SELECT * FROM syscall_calls
 WHERE id BETWEEN (SELECT lo_id FROM temp.slice) AND (SELECT hi_id FROM temp.slice)
   AND in_slice(ts, cpu, tid)
   AND coalesce((SELECT value FROM temp.report_args WHERE key = 'syscount_errors'), 0) IN (0, errno IS NOT NULL);
 
 CREATE TEMP VIEW syscount_groups AS
-WITH args AS (SELECT coalesce((SELECT value FROM temp.report_args WHERE key = 'syscount_by'), 0) AS by)
-SELECT CASE WHEN by IN (0, 2) THEN syscall END AS syscall,
-       CASE WHEN by IN (1, 2) THEN pid END AS pid,
-       CASE WHEN by IN (1, 2) THEN comm END AS comm,
-       count(*) AS calls, count(errno) AS errors,
-       sum(dur_ns) / 1e6 AS total_ms, avg(dur_ns) / 1e3 AS avg_us,
-       count(*) - count(exit_id) AS unpaired
-FROM syscount_sel, args
-GROUP BY CASE WHEN by IN (0, 2) THEN syscall END, CASE WHEN by IN (1, 2) THEN pid END
+WITH args AS (SELECT coalesce((SELECT value FROM temp.report_args WHERE key = 'syscount_by'), 0) AS by),
+groups AS (
+	SELECT CASE WHEN by IN (0, 2) THEN syscall END AS syscall,
+	       CASE WHEN by IN (1, 2) THEN pid END AS pid, by,
+	       count(*) AS calls, count(errno) AS errors,
+	       sum(dur_ns) / 1e6 AS total_ms, avg(dur_ns) / 1e3 AS avg_us,
+	       count(*) - count(exit_id) AS unpaired, min(tid) AS first_tid
+	FROM syscount_sel, args
+	GROUP BY CASE WHEN by IN (0, 2) THEN syscall END, CASE WHEN by IN (1, 2) THEN pid END)
+-- comm: the name of the group's lowest thread id (tasks holds each thread's own)
+SELECT syscall, pid,
+       CASE WHEN by IN (1, 2) THEN (SELECT t.comm FROM tasks t WHERE t.pid = first_tid) END AS comm,
+       calls, errors, total_ms, avg_us, unpaired
+FROM groups
 ORDER BY calls DESC, total_ms DESC, syscall, pid;
 
 -- The text table: times rounded to 3 decimals (CSV/JSON print syscount_groups in full).

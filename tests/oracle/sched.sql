@@ -1,3 +1,10 @@
+-- tests/oracle/sched.sql: THE REFERENCE the C derivation of the scheduler's tables is checked
+-- against (import/derive_sched.c, by tests/test_derive_sched.c): the SQL that made the views
+-- oncpu, runq_waits and offcpu before they were derived in C (issue 23), unchanged. The C
+-- gives the same rows, column for column; what it adds (the wakeups from sched_waking when a
+-- capture has it, the waker columns) the test checks on its own. Not built into ftana.
+-- Below, the file's own header as it was.
+--
 -- sched.sql: the scheduler's events made into intervals, ONCE, for `ftana report runqlat`,
 -- `offcpu`, `cpudist` and `summary`, and for your own queries (`ftana sql FILE 'select *
 -- from oncpu'`; docs/SQL.md). TEMP views only; running this file twice is harmless.

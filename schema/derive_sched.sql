@@ -1,0 +1,23 @@
+-- derive_sched.sql: the tables import/derive_sched.c writes, once per capture, from
+-- sched_switch, the wakeups (sched_waking when the capture has it, else sched_wakeup),
+-- sched_wakeup_new and lost_events, in one pass in id order. They go to the capture's
+-- database at import, or to TEMP for a database made elsewhere (reports/sched_common.c);
+-- the word before each table's name is that schema, put in by derive_sched.c. The rules
+-- are in derive_sched.c, and tests/oracle/sched.sql is the SQL whose rows these tables
+-- hold (the waker columns are checked by tests/test_derive_sched.c itself); docs/SQL.md
+-- documents the columns. Untyped columns keep each value as the events had it.
+
+-- One row per on-CPU interval: from a switch-in to the next switch on that CPU.
+CREATE TABLE derived.oncpu (
+	cpu, pid, comm, start_id, start_ts, end_id, end_ts, dur_ns, end_state, end_state_text,
+	end_stack_id, status);
+
+-- One row per switch-in of a task (pid != 0): the run-queue wait before it.
+CREATE TABLE derived.runq_waits (
+	run_id, run_ts, cpu, pid, comm, queued_ts, queued_by, status, wait_ns, waker_pid,
+	waker_comm);
+
+-- One row per time a task (pid != 0) was off CPU: switch-out to its next switch-in.
+CREATE TABLE derived.offcpu (
+	on_id, on_ts, cpu, pid, comm, off_ts, out_cpu, state, state_text, stack_id, status,
+	off_ns, runq_ns, waker_pid, waker_comm);
