@@ -29,6 +29,7 @@
 #include "decode/decode.h"
 #include "format/ftz.h"
 #include "import/dbcache.h"
+#include "import/derive.h"
 #include "import/import_child.h"
 #include "store/db.h"
 #include "store/sql_files.h"
@@ -278,7 +279,7 @@ int dbcache_build_set(const char *const *inputs, size_t n, const char *out, bool
 	*damaged = false;
 	if (input_set_open(inputs, n, &in) < 0)
 		return -1;
-	rc = build(inputs, n, &in, out, false, NULL, damaged);
+	rc = build(inputs, n, &in, out, false, &import_types_every, damaged);
 	cset_free(&in.cs);
 	return rc;
 }
@@ -380,7 +381,35 @@ static char *join_cache_path(const char *const *inputs, size_t n)
 	return p;
 }
 
-/* Does db lack the rows of some type TYPES asks for (NULL: any type)? */
+/* Does db lack a derivation TYPES asks for (NULL: every one) whose inputs it has? */
+static bool lacks_derived(sqlite3 *db, const struct import_types *types)
+{
+	for (const struct derivation *dv = derivations; dv->name; dv++) {
+		bool asked = !types;
+
+		for (const char *const *n = types ? types->derive : NULL; n && *n && !asked; n++)
+			asked = !strcmp(*n, dv->name);
+		if (!asked || derive_present(db, "main", dv->name))
+			continue;
+		for (const char *const *g = dv->inputs; *g; g++) {
+			sqlite3_stmt *st;
+			bool has = false;
+
+			if (sqlite3_prepare_v2(db, "SELECT 1 FROM event_types WHERE count > 0 AND "
+					       "system || ':' || name GLOB ?1", -1, &st, NULL) != SQLITE_OK)
+				return true;
+			sqlite3_bind_text(st, 1, *g, -1, SQLITE_STATIC);
+			has = sqlite3_step(st) == SQLITE_ROW;
+			sqlite3_finalize(st);
+			if (has)
+				return true;
+		}
+	}
+	return false;
+}
+
+/* Does db lack the rows of some type TYPES asks for (NULL: any type), or a
+ * derivation it asks for? */
 static bool lacks(sqlite3 *db, const struct import_types *types)
 {
 	sqlite3_stmt *st;
@@ -397,7 +426,7 @@ static bool lacks(sqlite3 *db, const struct import_types *types)
 			missing = !fnmatch(types->specs[i], name, 0);
 	}
 	sqlite3_finalize(st);
-	return missing;
+	return missing || lacks_derived(db, types);
 }
 
 static sqlite3 *open_input(const char *const *inputs, size_t n, const struct import_types *types,

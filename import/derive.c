@@ -351,3 +351,13 @@ bool derive_present(sqlite3 *db, const char *schema, const char *name)
 		return derive_syscalls_present(db, schema);
 	return false;
 }
+
+const struct derivation derivations[] = {
+	{ "sched", (const char *const[]){ "sched:sched_switch", "sched:sched_wakeup",
+		"sched:sched_wakeup_new", "sched:sched_waking", NULL }, false, derive_sched },
+	{ "io", (const char *const[]){ "block:block_rq_insert", "block:block_rq_issue",
+		"block:block_rq_complete", NULL }, false, derive_io },
+	{ "syscalls", (const char *const[]){ "syscalls:sys_enter_*", "syscalls:sys_exit_*", NULL },
+	  true, derive_syscalls },
+	{ NULL },
+};

@@ -34,4 +34,19 @@ int derive_syscalls(sqlite3 *db, const char *schema);
 /* Does SCHEMA already hold the outputs of derive_NAME ("sched", "io", "syscalls")? */
 bool derive_present(sqlite3 *db, const char *schema, const char *name);
 
+/*
+ * The derivations, for the importer: each is made in the cache once all of its
+ * input types the capture has are imported (import.c), except those made only when
+ * asked (import.h import_types.derive): syscall pairs cost about as much as
+ * importing the syscalls again, and only syscount, opensnoop and `ftana sql` read
+ * them. Ends with an entry whose name is NULL.
+ */
+struct derivation {
+	const char *name;
+	const char *const *inputs;   /* SYSTEM:EVENT globs, NULL-terminated */
+	bool on_request;
+	int (*derive)(sqlite3 *db, const char *schema);
+};
+extern const struct derivation derivations[];
+
 #endif

@@ -154,14 +154,14 @@ static int list_sources(struct pass *ps)
 {
 	static const char *const with_count =
 		"SELECT name, table_name, count FROM event_types WHERE system = 'syscalls' AND "
-		"table_name IS NOT NULL AND (name GLOB 'sys_enter_?*' OR name GLOB 'sys_exit_?*') "
+		"table_name IN (SELECT name FROM sqlite_master) AND (name GLOB 'sys_enter_?*' OR name GLOB 'sys_exit_?*') "
 		"ORDER BY type_id";
 	sqlite3_stmt *st;
 	int step;
 
 	if (sqlite3_prepare_v2(ps->db, with_count, -1, &st, NULL) != SQLITE_OK &&
 	    sqlite3_prepare_v2(ps->db, "SELECT name, table_name, 0 FROM event_types WHERE system = "
-			       "'syscalls' AND table_name IS NOT NULL AND (name GLOB 'sys_enter_?*' OR "
+			       "'syscalls' AND table_name IN (SELECT name FROM sqlite_master) AND (name GLOB 'sys_enter_?*' OR "
 			       "name GLOB 'sys_exit_?*') ORDER BY type_id", -1, &st, NULL) != SQLITE_OK)
 		return 0;
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {

@@ -20,6 +20,7 @@
 
 #include "common/msg.h"
 #include "format/ftz.h"
+#include "import/derive.h"
 #include "import/import_int.h"
 #include "store/sql_files.h"
 #include "store/sqlguard.h"
@@ -149,6 +150,7 @@ static int load_imported(struct importer *im, uint64_t *imported)
 static int plan_pass(struct importer *im, const struct import_types *types)
 {
 	uint64_t *maps = calloc(4 * DEC_TYPE_WORDS, sizeof(*maps)), *imported;
+
 	struct tep_event *ks = tep_find_event_by_name(im->tep, "ftrace", "kernel_stack");
 	int rc = 0;
 
@@ -157,7 +159,7 @@ static int plan_pass(struct importer *im, const struct import_types *types)
 	im->want = maps;
 	im->deliver = maps + DEC_TYPE_WORDS;
 	im->counted = maps + 2 * DEC_TYPE_WORDS;
-	imported = maps + 3 * DEC_TYPE_WORDS;
+	imported = im->imported = maps + 3 * DEC_TYPE_WORDS;
 	if (!im->base)
 		rc = load_imported(im, imported);
 	for (int i = 0; !rc && i < im->nr_tables; i++) {
@@ -170,11 +172,55 @@ static int plan_pass(struct importer *im, const struct import_types *types)
 		if (asked(types, t->event) && !DEC_TYPE_HAS(imported, id)) {
 			DEC_TYPE_SET(im->want, id);
 			DEC_TYPE_SET(im->deliver, id);
+			DEC_TYPE_SET(imported, id); /* once this pass is done */
 		}
 		if (im->base && !im->summary && t->nr_pairs)
 			DEC_TYPE_SET(im->deliver, id);
 	}
 	return rc;
+}
+
+/* Asked for, or made whenever it can be (derive.h)? */
+static bool derive_wanted(const struct derivation *dv, const struct import_types *types)
+{
+	for (const char *const *n = types && dv->on_request ? types->derive : NULL; n && *n; n++)
+		if (!strcmp(*n, dv->name))
+			return true;
+	return !dv->on_request || !types; /* every type asked: every derivation too */
+}
+
+/* Each derivation whose inputs the capture has and the database now holds, made once. */
+static int derive_ready(struct importer *im, const struct import_types *types)
+{
+	const uint64_t *counts = dec_type_counts(im->dec);
+
+	for (const struct derivation *dv = derivations; dv->name; dv++) {
+		bool any = false, all = true;
+
+		if (!derive_wanted(dv, types) || derive_present(im->db, "main", dv->name))
+			continue;
+		for (int i = 0; i < im->nr_tables && all; i++) {
+			const struct tep_event *ev = im->tables[i].event;
+			int id = ev->id;
+			char name[512];
+
+			if (id < 0 || id >= 65536 || !counts[id] || !DEC_TYPE_HAS(im->counted, id))
+				continue;
+			snprintf(name, sizeof(name), "%s:%s", ev->system ? ev->system : "",
+				 ev->name ? ev->name : "");
+			for (const char *const *g = dv->inputs; *g; g++)
+				if (!fnmatch(*g, name, 0)) {
+					any = true;
+					all = DEC_TYPE_HAS(im->imported, id);
+					break;
+				}
+		}
+		if (any && all && dv->derive(im->db, "main") < 0) {
+			im->said = true;
+			return -EIO;
+		}
+	}
+	return 0;
 }
 
 static int damage(struct importer *im, struct import_result *res)
@@ -201,13 +247,19 @@ static int run(struct importer *im, const char *db, bool show, const struct impo
 	if ((rc = im_prepare(im, "INSERT INTO lost_events VALUES (?,?,?)", &im->lost_insert)) ||
 	    (rc = im_prepare(im, "INSERT INTO stacks VALUES (?,?,?,?)", &im->stack_insert)))
 		return rc;
-	if ((rc = queue_start(im)))
-		return rc;
-	rc = pass_events(im, show);
-	int qrc = queue_finish(im);
+	bool walk = im->base;
 
-	if (rc || (rc = qrc))
-		return rc;
+	for (size_t w = 0; w < DEC_TYPE_WORDS && !walk; w++)
+		walk = im->want[w] != 0;
+	if (walk) { /* a later pass for a derivation alone reads no event */
+		if ((rc = queue_start(im)))
+			return rc;
+		rc = pass_events(im, show);
+		int qrc = queue_finish(im);
+
+		if (rc || (rc = qrc))
+			return rc;
+	}
 	res->events = dec_span(im->dec, &first, &last);
 	res->stacks = im->stacks_attached;
 	damage(im, res);
@@ -219,10 +271,14 @@ static int run(struct importer *im, const char *db, bool show, const struct impo
 		return rc;
 	if ((rc = plan_events_view(im)) || (im->base && (rc = im_exec_file(im, "schema/indexes.sql"))))
 		return rc;
+	if (!im->summary && (rc = derive_ready(im, types)))
+		return rc;
 	return im_exec(im, "COMMIT");
 }
 
-const struct import_types import_types_none = { NULL, 0 };
+const struct import_types import_types_none = { .specs = NULL, .n = 0 };
+static const char *const every_type[] = { "*" };
+const struct import_types import_types_every = { .specs = every_type, .n = 1 };
 
 int import_ftz(const char *ftz, const char *db, bool progress_on, struct import_result *res)
 {
@@ -247,7 +303,7 @@ int import_capture(const char *const *inputs, size_t n, const char *db, enum imp
 	/* info names the --trigger event's last time before the stop: its rows only */
 	char trigger[256];
 	const char *trigger_spec = trigger;
-	struct import_types trigger_type = { &trigger_spec, 0 };
+	struct import_types trigger_type = { .specs = &trigger_spec };
 
 	if (im.summary) {
 		const char *end = dec_end_text(im.dec), *info = dec_info_text(im.dec);

@@ -25,13 +25,18 @@ struct import_result {
  */
 int import_ftz(const char *ftz, const char *db, bool progress, struct import_result *res);
 
-/* Which event types an import writes rows for: SYSTEM:EVENT globs (fnmatch(3)). */
+/* Which event types an import writes rows for: SYSTEM:EVENT globs (fnmatch(3)); and
+ * the derivations made only when asked (import/derive.h) that are asked for. */
 struct import_types {
 	const char *const *specs;
 	size_t n;
+	const char *const *derive; /* NULL-terminated, or NULL */
 };
 /* No type: only what every question needs (meta, tasks, losses, stacks, ...). */
 extern const struct import_types import_types_none;
+/* Every type, and no derivation that is made only when asked (`ftana db`); NULL
+ * instead: every type and every derivation (`ftana sql`). */
+extern const struct import_types import_types_every;
 
 /* What a pass of import_capture makes of DB. */
 enum import_mode {

@@ -69,6 +69,7 @@ struct importer {
 	uint64_t *want;         /* types whose rows this pass writes (DEC_TYPE_WORDS) */
 	uint64_t *deliver;      /* types the decoder hands out */
 	uint64_t *counted;      /* types with an id: a table, not kernel_stack */
+	uint64_t *imported;     /* types whose rows the database holds after this pass */
 	uint64_t stacks_attached;
 	struct queue *queue;    /* the writer thread of a pass (import_queue.c), or NULL */
 	bool progress_on;       /* the progress line is drawn, its last state still to come */

@@ -333,7 +333,7 @@ static bool needs(const struct report_ctx *ctx, const char **specs, size_t max,
 		specs[n++] = *s;
 	if (extra)
 		specs[n++] = extra;
-	*types = (struct import_types){ specs, n };
+	*types = (struct import_types){ .specs = specs, .n = n, .derive = ctx->def->derive };
 	return true;
 }
 

@@ -78,6 +78,8 @@ struct report_def {
 	 * (issue 23: import what a question needs). NULL: every type.
 	 */
 	const char *const *needs;
+	/* The derivations made only when asked (import/derive.h) it reads, or NULL. */
+	const char *const *derive;
 	/* A type one of its options names (tpoint -e EVENT), imported too; or NULL. */
 	const char *(*needs_option)(const struct report_ctx *ctx);
 	/* The report re-decodes the .ftz instead of reading the database (tpoint). */

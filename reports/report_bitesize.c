@@ -102,4 +102,5 @@ const struct report_def report_bitesize_def = {
 	"  log2 buckets 0 -> 1, 2 -> 3, 4 -> 7, ... up to the process's largest), count, bytes\n"
 	"SQL: `ftana sql FILE 'select * from io_sizes'` (docs/SQL.md).\n",
 	.views = &views_snoop,
+	.needs = (const char *const[]){ "block:block_rq_issue", NULL },
 };

@@ -47,4 +47,5 @@ const struct report_def report_cpudist_def = {
 	"  total_ms, avg_us, p50_us, p90_us, p99_us (nearest rank), max_us.\n"
 	"SQL: `ftana sql FILE 'select * from oncpu'` (docs/SQL.md).\n",
 	.views = &views_sched,
+	.needs = (const char *const[]){ "sched:sched_switch", "sched:sched_wakeup", "sched:sched_wakeup_new", "sched:sched_waking", NULL },
 };

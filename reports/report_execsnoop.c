@@ -41,4 +41,5 @@ const struct report_def report_execsnoop_def = {
 	"  exit or to the next exec), end_reason (exit, exec, or null: no end in the capture)\n"
 	"SQL: `ftana sql FILE 'select * from execs'` (docs/SQL.md).\n",
 	.views = &views_snoop,
+	.needs = (const char *const[]){ "sched:sched_process_exec", "sched:sched_process_fork", "sched:sched_process_exit", "syscalls:sys_enter_exit", "syscalls:sys_enter_exit_group", NULL },
 };

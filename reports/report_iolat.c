@@ -557,4 +557,5 @@ const struct report_def report_iolat_def = {
 	"notes (-v): completions without a start, pairs excluded around lost events.\n"
 	"SQL: `ftana sql FILE 'select * from io'` (docs/SQL.md).\n",
 	.views = &views_io,
+	.needs = (const char *const[]){ "block:block_rq_insert", "block:block_rq_issue", "block:block_rq_complete", NULL },
 };

@@ -168,4 +168,5 @@ const struct report_def report_iolatency_def = {
 	"  (\"MAJ,MIN\"), low_ms, high_ms, count\n"
 	"SQL: the `io` view (docs/SQL.md, iolat).\n",
 	.views = &views_io,
+	.needs = (const char *const[]){ "block:block_rq_insert", "block:block_rq_issue", "block:block_rq_complete", NULL },
 };

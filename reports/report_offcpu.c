@@ -123,4 +123,5 @@ const struct report_def report_offcpu_def = {
 	"  recorded); --folded: \"comm;outermost;...;innermost\" and whole microseconds.\n"
 	"SQL: `ftana sql FILE 'select * from offcpu'` (docs/SQL.md).\n",
 	.views = &views_sched,
+	.needs = (const char *const[]){ "sched:sched_switch", "sched:sched_wakeup", "sched:sched_wakeup_new", "sched:sched_waking", NULL },
 };

@@ -63,4 +63,5 @@ const struct report_def report_runqlat_def = {
 	"SQL: `ftana sql FILE 'select * from runq_waits'` (docs/SQL.md; with each wait's\n"
 	"waker).\n",
 	.views = &views_sched,
+	.needs = (const char *const[]){ "sched:sched_switch", "sched:sched_wakeup", "sched:sched_wakeup_new", "sched:sched_waking", NULL },
 };

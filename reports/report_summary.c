@@ -176,7 +176,7 @@ static int run(struct report_ctx *ctx)
 
 	for (size_t i = 0; i < NR_PARTS; i++)
 		present[i] = part_present(db, &parts[i]);
-	if (lost_warn(ctx->db, "SELECT min(ts), max(ts) FROM events", &ctx->slice) ||
+	if (lost_warn(ctx->db, NULL, &ctx->slice) ||
 	    stand_ins(ctx, present) || args_setup(db) ||
 	    args_set(db, "summary_top", o->top ? (int64_t)o->top : 10) ||
 	    db_exec_file(db, "schema/reports/snoop_names.sql") ||
@@ -220,4 +220,5 @@ const struct report_def report_summary_def = {
 	"Text prints each part under a '# title' line; CSV holds one table: refused.\n"
 	"SQL: the views oncpu, runq_waits, io (docs/SQL.md).\n",
 	.views = &views_sched,
+	.needs = (const char *const[]){ "sched:sched_switch", "sched:sched_wakeup", "sched:sched_wakeup_new", "sched:sched_waking", "sched:sched_process_exec", "block:block_rq_insert", "block:block_rq_issue", "block:block_rq_complete", "signal:signal_generate", NULL },
 };

@@ -99,4 +99,6 @@ const struct report_def report_syscount_def = {
 	"  around lost events); most calls first\n"
 	"SQL: `ftana sql FILE 'select * from syscall_calls'` (docs/SQL.md).\n",
 	.views = &views_snoop,
+	.needs = (const char *const[]){ "syscalls:sys_enter_*", "syscalls:sys_exit_*", NULL },
+	.derive = (const char *const[]){ "syscalls", NULL },
 };

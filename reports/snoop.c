@@ -56,7 +56,7 @@ static int input_table(sqlite3 *db, const char *system, const char *table, const
 	if (db_has_table(db, table))
 		return 0;
 	if (system && sqlite3_prepare_v2(db, "SELECT table_name FROM event_types WHERE system = ?1 "
-					 "AND name = ?2 AND table_name IS NOT NULL", -1, &st, NULL) == SQLITE_OK) {
+					 "AND name = ?2 AND table_name IN (SELECT name FROM sqlite_master)", -1, &st, NULL) == SQLITE_OK) {
 		sqlite3_bind_text(st, 1, system, -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 2, table, -1, SQLITE_STATIC);
 		if (sqlite3_step(st) == SQLITE_ROW)
@@ -103,7 +103,7 @@ static int syscall_events_view(sqlite3 *db)
 	int n = 0, step;
 
 	if (sqlite3_prepare_v2(db, "SELECT name, table_name FROM event_types "
-			       "WHERE system = 'syscalls' AND table_name IS NOT NULL "
+			       "WHERE system = 'syscalls' AND table_name IN (SELECT name FROM sqlite_master) "
 			       "AND (name GLOB 'sys_enter_?*' OR name GLOB 'sys_exit_?*') ORDER BY type_id",
 			       -1, &st, NULL) != SQLITE_OK) {
 		sqlite3_free(sqlite3_str_finish(sql));
