@@ -114,6 +114,8 @@ struct dec {
 	uint64_t *cpu_last_seq; /* per CPU: seq of its last counted event */
 	struct cpu_span { uint64_t events, first_ts, last_ts; } *cpu_spans; /* dec_cpu_span */
 	uint8_t *cpu_skipped;   /* per CPU: ... and it was not handed out */
+	uint64_t out_prev_seq;  /* the event being handed out: its CPU's previous ... */
+	bool out_prev_skipped;  /* ... counted event, and whether that one was skipped */
 	uint64_t *type_counts;  /* events merged per type id (65536) */
 	struct tep_event **event_of; /* the event of each type id, NULL none (65536) */
 	uint64_t first_ts, last_ts; /* dec_span */
@@ -161,6 +163,9 @@ void prefetch_start(struct dec *d);
 void prefetch_stop(struct dec *d);
 int prefetch_next(struct dec *d, struct cursor *c, const struct sec_ref **ref,
 		  struct ftz_section *sec, const char **why);
+/* Damage found in the walk at section ref: no cursor starts a section at or after
+ * it in the file (or a later file of the set); the batches being walked finish. */
+void prefetch_cut(struct dec *d, const struct sec_ref *at);
 
 /* decode_tracedat.c: dat_open returns 1 when d->path is not a trace.dat, 0 when it
  * opened it, -errno after a one-line error (common/msg.h) when it failed (errno set

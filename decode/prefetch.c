@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * prefetch.c - each CPU's next PAGES batch read and decompressed ahead by a second
- * thread, while the merge walks the current ones (issue 23: use both cores;
- * decompression is a third of a walk over a capture). The merge takes a batch that
+ * prefetch.c - each CPU's next PAGES batch read and decompressed ahead by other
+ * threads, one per core, while the merge walks the current ones (issue 23: use
+ * every core; decompression is the larger part of a walk over a capture, and with
+ * one thread it is the one the merge waits for). The merge takes a batch that
  * is ready, waits for one being read, and reads one itself when the thread has not
  * got to it yet: the same bytes and the same damage either way, in the same order.
  *
@@ -23,15 +24,20 @@
 
 enum ahead_state { AHEAD_NONE, AHEAD_BUSY, AHEAD_READY, AHEAD_FAILED };
 
+#define PREFETCH_MAX_THREADS 8
+
 struct prefetch {
-	pthread_t thread;
+	pthread_t thread[PREFETCH_MAX_THREADS];
+	struct ftz_read_ctx *ctx[PREFETCH_MAX_THREADS];
+	int nr_threads, started;
 	pthread_mutex_t mu;
 	pthread_cond_t changed;
 	bool stop;
 	unsigned next;          /* round-robin start */
-	uint64_t bytes;         /* the buffers' capacity, against DEC_MAX_BATCH_BYTES */
-	struct ftz_read_ctx *ctx;
+	uint64_t bytes;         /* the buffers' capacity, against PREFETCH_MAX_BYTES */
+	struct dec *d;
 };
+
 
 /* A cursor whose next batch is still to be read ahead, or NULL. Under the lock. */
 static struct cursor *wanted(struct dec *d, struct prefetch *pf)
@@ -54,8 +60,13 @@ static struct cursor *wanted(struct dec *d, struct prefetch *pf)
 
 static void *prefetch_main(void *arg)
 {
-	struct dec *d = arg;
-	struct prefetch *pf = d->prefetch;
+	struct prefetch *pf = arg;
+	struct dec *d = pf->d;
+	int self;
+
+	pthread_mutex_lock(&pf->mu);
+	self = pf->started++; /* each thread its own reading context */
+	pthread_mutex_unlock(&pf->mu);
 
 	pthread_mutex_lock(&pf->mu);
 	while (!pf->stop) {
@@ -71,7 +82,7 @@ static void *prefetch_main(void *arg)
 		c->ahead_idx = c->next_sec;
 		c->ahead_state = AHEAD_BUSY;
 		pthread_mutex_unlock(&pf->mu);
-		int rc = ftz_reader_read_at_ctx(decode_set_reader(d, ref->file), pf->ctx, ref->offset,
+		int rc = ftz_reader_read_at_ctx(decode_set_reader(d, ref->file), pf->ctx[self], ref->offset,
 						&c->ahead_sec, &c->ahead, &c->ahead_cap, &c->ahead_why);
 		pthread_mutex_lock(&pf->mu);
 		pf->bytes += c->ahead_cap - cap;
@@ -84,21 +95,27 @@ static void *prefetch_main(void *arg)
 
 void prefetch_start(struct dec *d)
 {
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	struct prefetch *pf;
+	int n = cores < 2 ? 0 : cores > PREFETCH_MAX_THREADS ? PREFETCH_MAX_THREADS : (int)cores;
 
-	if (sysconf(_SC_NPROCESSORS_ONLN) < 2 || !(pf = calloc(1, sizeof(*pf))))
+	/* as many threads as cores, but no more than CPUs to read ahead for */
+	if (n > (int)d->stats.nr_cpus)
+		n = (int)d->stats.nr_cpus;
+	if (n < 1 || !(pf = calloc(1, sizeof(*pf))))
 		return; /* one core: the merge reads every batch itself */
-	pf->ctx = ftz_read_ctx_new();
+	pf->d = d;
 	pthread_mutex_init(&pf->mu, NULL);
 	pthread_cond_init(&pf->changed, NULL);
+	for (int i = 0; i < n; i++)
+		if (!(pf->ctx[i] = ftz_read_ctx_new()))
+			n = i;
 	d->prefetch = pf;
-	if (!pf->ctx || pthread_create(&pf->thread, NULL, prefetch_main, d)) {
-		d->prefetch = NULL;
-		ftz_read_ctx_free(pf->ctx);
-		pthread_mutex_destroy(&pf->mu);
-		pthread_cond_destroy(&pf->changed);
-		free(pf);
-	}
+	for (int i = 0; i < n; i++, pf->nr_threads++)
+		if (pthread_create(&pf->thread[i], NULL, prefetch_main, pf))
+			break;
+	if (!pf->nr_threads)
+		prefetch_stop(d);
 }
 
 void prefetch_stop(struct dec *d)
@@ -111,12 +128,14 @@ void prefetch_stop(struct dec *d)
 	pf->stop = true;
 	pthread_cond_broadcast(&pf->changed);
 	pthread_mutex_unlock(&pf->mu);
-	pthread_join(pf->thread, NULL);
+	for (int i = 0; i < pf->nr_threads; i++)
+		pthread_join(pf->thread[i], NULL);
 	for (unsigned i = 0; d->cpus && i < d->stats.nr_cpus; i++) {
 		free(d->cpus[i].ahead);
 		d->cpus[i].ahead = NULL;
 	}
-	ftz_read_ctx_free(pf->ctx);
+	for (int i = 0; i < PREFETCH_MAX_THREADS; i++)
+		ftz_read_ctx_free(pf->ctx[i]);
 	pthread_mutex_destroy(&pf->mu);
 	pthread_cond_destroy(&pf->changed);
 	free(pf);
@@ -167,4 +186,23 @@ int prefetch_next(struct dec *d, struct cursor *c, const struct sec_ref **ref,
 	pthread_cond_broadcast(&pf->changed);
 	pthread_mutex_unlock(&pf->mu);
 	return rc;
+}
+
+void prefetch_cut(struct dec *d, const struct sec_ref *at)
+{
+	struct prefetch *pf = d->prefetch;
+
+	if (pf)
+		pthread_mutex_lock(&pf->mu);
+	for (unsigned i = 0; i < d->stats.nr_cpus; i++) {
+		struct cursor *c = &d->cpus[i];
+		size_t n = c->next_sec;
+
+		while (n < c->nr_secs && (c->secs[n].file < at->file ||
+		       (c->secs[n].file == at->file && c->secs[n].offset < at->offset)))
+			n++;
+		c->nr_secs = n; /* a section read ahead past it is dropped unused */
+	}
+	if (pf)
+		pthread_mutex_unlock(&pf->mu);
 }

@@ -108,7 +108,13 @@ struct ftz_section {
 			       * data[len] is a NUL so text payloads are C strings.
 			       * NULL (and len 0) when not decoded: see ftz_reader_next */
 	size_t len;           /* == raw_len */
+	/* A PAGES payload not decoded (ftz_reader_next without want_pages): its first
+	 * FTZ_PAGES_HEAD bytes, the fixed header (ftz_parse_pages_head), when the
+	 * reader could read them without decoding the pages; head_len 0 otherwise. */
+	uint8_t head[16];
+	size_t head_len;
 };
+#define FTZ_PAGES_HEAD 16
 
 enum ftz_read_status {
 	FTZ_READ_OK     = 1, /* *sec filled */
@@ -200,6 +206,8 @@ struct ftz_pages {
 	const uint8_t *pages; /* nr_pages * page_size bytes, page i at pages + i * page_size */
 };
 int ftz_parse_pages(const struct ftz_section *sec, struct ftz_pages *out);
+/* The same from a PAGES section's head alone (pages NULL); its length from raw_len. */
+int ftz_parse_pages_head(const struct ftz_section *sec, struct ftz_pages *out);
 
 /*
  * FORMAT.md 4.3.1: a sub-buffer's commit field holds the size of its data in the low

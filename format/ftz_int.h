@@ -18,6 +18,7 @@
 #define FTZ_FILE_FIXED_LEN 4    /* phase, reserved, name_len */
 #define FTZ_PAGES_FIXED_LEN 16  /* cpu, page_size, nr_pages, reserved */
 #define FTZ_SNAPSHOT_FIXED_LEN 24 /* mono_ns, wall_ns, round, name_len, reserved */
+#define FTZ_FIXED_HEADER_MAX 64 /* a payload iov this small is a fixed header */
 
 /* The file format is little-endian on every host: always go through these. */
 static inline void put_le16(uint8_t *p, uint16_t v)

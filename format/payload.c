@@ -132,6 +132,23 @@ int ftz_parse_pages(const struct ftz_section *sec, struct ftz_pages *out)
 	return 0;
 }
 
+int ftz_parse_pages_head(const struct ftz_section *sec, struct ftz_pages *out)
+{
+	uint64_t need;
+
+	if (sec->type != FTZ_SEC_PAGES || sec->head_len < FTZ_PAGES_FIXED_LEN ||
+	    sec->raw_len < FTZ_PAGES_FIXED_LEN)
+		return -EINVAL;
+	out->cpu = get_le32(sec->head);
+	out->page_size = get_le32(sec->head + 4);
+	out->nr_pages = get_le32(sec->head + 8);
+	out->pages = NULL;
+	need = (uint64_t)out->page_size * out->nr_pages;
+	if (out->page_size == 0 || need != sec->raw_len - FTZ_PAGES_FIXED_LEN)
+		return -EINVAL;
+	return 0;
+}
+
 static uint32_t load_u32(const uint8_t *p, bool big_endian)
 {
 	return big_endian ? (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3] : get_le32(p);

@@ -170,7 +170,8 @@ static bool understood(const struct ftz_sec_hdr *h)
  * Checksum a payload that is not decoded through a fixed buffer: an unknown
  * section of up to 1 GiB, or PAGES in a fast scan, costs no memory of its size.
  */
-static const char *check_stored(struct ftz_reader *r, const struct ftz_sec_hdr *h, uint64_t off)
+static const char *check_stored(struct ftz_reader *r, const struct ftz_sec_hdr *h, uint64_t off,
+				struct ftz_section *sec)
 {
 	uint8_t chunk[64 * 1024];
 	uint32_t crc = 0;
@@ -181,9 +182,50 @@ static const char *check_stored(struct ftz_reader *r, const struct ftz_sec_hdr *
 		if (read_at(r->fd, chunk, n, off + done) < 0)
 			return "section payload is truncated";
 		crc = ftz_crc32c(crc, chunk, n);
+		if (!done && h->flags == 0 && h->type == FTZ_SEC_PAGES && n >= FTZ_PAGES_HEAD) {
+			memcpy(sec->head, chunk, FTZ_PAGES_HEAD); /* stored as is */
+			sec->head_len = FTZ_PAGES_HEAD;
+		}
 		done += n;
 	}
 	return crc == h->payload_crc ? NULL : "section payload checksum mismatch";
+}
+
+/*
+ * The first bytes of a zstd PAGES payload, decoded as far as they go: ftrec ends
+ * the frame's first block after the payload's fixed header (format/writer.c), so
+ * this decodes 16 bytes, not the pages (older files: the first block). Left empty
+ * when the frame will not give them: the section is then read whole when needed.
+ */
+static void pages_head(struct ftz_read_ctx *ctx, const struct ftz_sec_hdr *h, struct ftz_section *sec)
+{
+	static const uint8_t did_len[4] = { 0, 1, 2, 4 }, fcs_len[4] = { 0, 2, 4, 8 };
+	const uint8_t *s = ctx->stored;
+	ZSTD_inBuffer in = { s, 0, 0 };
+	ZSTD_outBuffer out = { sec->head, FTZ_PAGES_HEAD, 0 };
+
+	/* a zstd frame (checked by the caller): magic, descriptor, its fields (RFC 8878 3.1.1.1) */
+	if (h->type != FTZ_SEC_PAGES || h->raw_len < FTZ_PAGES_HEAD || h->stored_len < 5)
+		return;
+	uint8_t fhd = s[4];
+	size_t fh = 5 + !(fhd & 0x20) + did_len[fhd & 3] +
+		    (fcs_len[fhd >> 6] ? fcs_len[fhd >> 6] : (fhd & 0x20) ? 1 : 0);
+
+	if (fh + 3 > h->stored_len)
+		return;
+	/* the input ends with the first block (RFC 8878 3.1.1.2): given more, the
+	 * decoder would decode the next block, the pages, before it stopped */
+	uint32_t bh = s[fh] | (uint32_t)s[fh + 1] << 8 | (uint32_t)s[fh + 2] << 16;
+	uint32_t btype = bh >> 1 & 3, bsize = bh >> 3;
+
+	in.size = fh + 3 + (btype == 1 ? 1 : btype == 3 ? 0 : bsize);
+	if (in.size > h->stored_len)
+		return;
+	ZSTD_DCtx_reset(ctx->dctx, ZSTD_reset_session_only);
+	while (out.pos < out.size && in.pos < in.size)
+		if (ZSTD_isError(ZSTD_decompressStream(ctx->dctx, &out, &in)))
+			return;
+	sec->head_len = out.pos == out.size ? FTZ_PAGES_HEAD : 0;
 }
 
 /*
@@ -203,7 +245,7 @@ static const char *load_payload(struct ftz_reader *r, struct ftz_read_ctx *ctx,
 	size_t n;
 
 	if (!decode && !(frame && h->flags == FTZ_FLAG_ZSTD))
-		return check_stored(r, h, off);
+		return check_stored(r, h, off, sec);
 	if (!(h->flags & FTZ_FLAG_ZSTD)) {
 		if (reserve(out, out_cap, h->stored_len) < 0)
 			return "out of memory for the section payload";
@@ -232,8 +274,10 @@ static const char *load_payload(struct ftz_reader *r, struct ftz_read_ctx *ctx,
 	frame_len = ZSTD_getFrameContentSize(ctx->stored, h->stored_len);
 	if (frame_len != h->raw_len)
 		return "zstd frame does not declare the section's raw length";
-	if (!decode)
+	if (!decode) {
+		pages_head(ctx, h, sec);
 		return NULL;
+	}
 	if (reserve(out, out_cap, h->raw_len) < 0)
 		return "out of memory for the decompressed payload";
 	n = ZSTD_decompressDCtx(ctx->dctx, *out, h->raw_len, ctx->stored, h->stored_len);

@@ -146,14 +146,18 @@ static size_t compress_iov(struct ftz_writer *w, const struct iovec *iov, int n,
 	ZSTD_CCtx_setPledgedSrcSize(c, total);
 	for (int i = 0; i < n; i++) {
 		ZSTD_inBuffer ib = { iov[i].iov_base, iov[i].iov_len, 0 };
-		ZSTD_EndDirective mode = i == n - 1 ? ZSTD_e_end : ZSTD_e_continue;
+		/* a payload's fixed header (PAGES: cpu, page size, count) ends the first
+		 * block, so a reader scanning the file decodes it alone (FORMAT.md 4.3) */
+		ZSTD_EndDirective mode = i == n - 1 ? ZSTD_e_end :
+					 i == 0 && ib.size <= FTZ_FIXED_HEADER_MAX ? ZSTD_e_flush :
+					 ZSTD_e_continue;
 		size_t rc;
 
 		do {
 			rc = ZSTD_compressStream2(c, &ob, &ib, mode);
 			if (ZSTD_isError(rc))
 				goto fail;
-		} while (mode == ZSTD_e_end ? rc != 0 : ib.pos < ib.size);
+		} while (mode != ZSTD_e_continue ? rc != 0 : ib.pos < ib.size);
 	}
 	done = ob.pos < total ? ob.pos : 0;
 	cctx_put(&w->pool, c);

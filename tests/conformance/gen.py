@@ -194,14 +194,30 @@ def section_cases():
              damaged(len(h + m + good), {0: 3}))
     case("zstd_one_frame", h + m + good + section(PAGES, frame, FLAG_ZSTD, raw_len=len(payload))
          + end(), ok({0: 3, 1: 2}))
-    # a frame that declares raw_len but whose blocks make less: found before any
-    # event is merged, so CPU 0's later section is not used either
+    # a frame that declares raw_len but whose blocks make less: damage there, so
+    # CPU 0's later section is not used either
     short = zstd_frame(payload[:100], 0)
     short = short[:5] + struct.pack("<Q", len(payload)) + short[13:]
     sec = section(PAGES, short, FLAG_ZSTD, raw_len=len(payload))
     at = len(h + m + good)
     case("zstd_short_frame", h + m + good + sec + pages(0, [events_page(4)]) + end(),
          damaged(at, {0: 3}))
+    # the fixed header in a first block of its own (as ftrec writes it), then a
+    # block of the reserved type 3 under a good checksum: a reader that reads only
+    # the header in its first pass finds the damage when it reads the pages (6)
+    hdr_block = struct.pack("<I", (0 << 1) | (16 << 3))[:3] + payload[:16]
+    bad_block = struct.pack("<I", 1 | (3 << 1) | (len(payload) - 16) << 3)[:3]
+    bad = struct.pack("<IB", 0xFD2FB528, 0xE0) + struct.pack("<Q", len(payload)) + hdr_block + bad_block
+    sec = section(PAGES, bad, FLAG_ZSTD, raw_len=len(payload))
+    two = h + m + good + pages(1, [events_page(2)])
+    case("zstd_bad_later_block", two + sec + end(), damaged(len(two), {0: 3, 1: 2}))
+    # a valid frame whose first block holds less than the fixed header (8 bytes): a
+    # reader that takes the header from the first block reads the section whole
+    blocks = struct.pack("<I", 8 << 3)[:3] + payload[:8] + \
+        struct.pack("<I", 1 | (len(payload) - 8) << 3)[:3] + payload[8:]
+    frame8 = struct.pack("<IB", 0xFD2FB528, 0xE0) + struct.pack("<Q", len(payload)) + blocks
+    case("zstd_small_first_block", h + m + good + section(PAGES, frame8, FLAG_ZSTD, raw_len=len(payload))
+         + end(), ok({0: 3, 1: 2}))
     # a bad header checksum in the middle, and a file cut inside a payload
     sec = bytearray(pages(1, [events_page(2)]))
     sec[30] ^= 0xFF
