@@ -37,7 +37,7 @@
 #include "store/trust.h"
 
 /* Bump when the database layout changes: older caches are rebuilt. */
-#define DB_VERSION "5" /* 2: profile_rounds, function_profile; 3: signed (cache_mac); 4: tgids from /proc/tgids; 5: types imported as asked (event_types.imported) */
+#define DB_VERSION "6" /* 2: profile_rounds, function_profile; 3: signed (cache_mac); 4: tgids from /proc/tgids; 5: types imported as asked (event_types.imported); 6: sched_tasks, sched_statuses */
 
 enum kind { KIND_FTZ, KIND_TRACEDAT, KIND_DB, KIND_OTHER };
 

@@ -359,5 +359,5 @@ const struct derivation derivations[] = {
 		"block:block_rq_complete", NULL }, false, derive_io },
 	{ "syscalls", (const char *const[]){ "syscalls:sys_enter_*", "syscalls:sys_exit_*", NULL },
 	  true, derive_syscalls },
-	{ NULL },
+	{ NULL, NULL, false, NULL },
 };

@@ -28,6 +28,7 @@
 #include "common/msg.h"
 #include "import/derive.h"
 #include "import/derive_int.h"
+#include "import/derive_sched_totals.h"
 #include "import/derive_util.h"
 #include "store/db.h"
 
@@ -94,11 +95,13 @@ struct cpu {
 
 struct pass {
 	sqlite3 *db;
+	const char *schema;
 	struct loss_windows w;
 	struct dmap cpus, tasks;
 	struct drows out[3]; /* oncpu, runq_waits, offcpu */
 	struct dmap names;   /* tasks: pid -> comm (the wakers' names) */
 	uint64_t seq;
+	struct sched_totals totals; /* sched_tasks, sched_statuses */
 };
 
 struct name {
@@ -159,7 +162,9 @@ static int emit_interval(struct pass *ps, const struct interval *iv)
 	dc_int(&c[10], known ? iv->stack : none);
 	if (dc_text(&c[2], idle ? "<idle>" : iv->comm, idle ? -1 : iv->comm_len) ||
 	    dc_text(&c[9], known ? state_text(iv->state, text) : NULL, -1) ||
-	    dc_text(&c[11], iv->status, -1))
+	    dc_text(&c[11], iv->status, -1) ||
+	    sched_totals_interval(&ps->totals, iv->pid, iv->comm, iv->comm_len, iv->start_ts,
+				  iv->end_ts, iv->status))
 		return -1;
 	return drows_add(out);
 }
@@ -201,10 +206,13 @@ static int emit_pending(struct pass *ps, struct dint cpu, const struct pending *
 	if (dc_text(&c[4], comm, comm_len) ||
 	    dc_text(&c[6], p->queued ? queued_by[p->q_kind] : NULL, -1) ||
 	    dc_text(&c[7], p->status, -1) || dc_text(&c[10], waker_comm, waker_len) ||
+	    sched_totals_wait(&ps->totals, p->pid, comm, comm_len, &c[8], p->status) ||
 	    drows_add(out))
 		return -1;
 	if (!p->off)
 		return 0;
+	if (sched_totals_offcpu(&ps->totals, p->pid, p->off_ok ? "ok" : "lost_events"))
+		return -1;
 	out = &ps->out[2];
 	c = drows_cells(out);
 	dc_int(&c[0], p->run_id);
@@ -437,7 +445,7 @@ static int finish(struct pass *ps)
 	free(order);
 	for (int i = 0; i < 3 && !rc; i++)
 		rc = drows_flush(&ps->out[i]);
-	return rc ? -1 : 0;
+	return rc || sched_totals_write(&ps->totals, ps->db, ps->schema) ? -1 : 0;
 }
 
 /* The inputs merged in id order (a NULL id first; a tie: sched_switch, then the wakeups). */
@@ -559,11 +567,12 @@ out:
 
 int derive_sched(sqlite3 *db, const char *schema)
 {
-	struct pass ps = { .db = db };
+	struct pass ps = { .db = db, .schema = schema };
 	int rc;
 
 	if (derive_check_schema(schema) || db_exec(db, "SAVEPOINT derive_sched"))
 		return -1;
+	sched_totals_init(&ps.totals, db);
 	dmap_init(&ps.cpus, sizeof(struct cpu));
 	dmap_init(&ps.tasks, sizeof(struct task));
 	dmap_init(&ps.names, sizeof(struct name));
@@ -586,6 +595,7 @@ int derive_sched(sqlite3 *db, const char *schema)
 	dmap_free(&ps.tasks);
 	dmap_free(&ps.names);
 	loss_windows_free(&ps.w);
+	sched_totals_free(&ps.totals);
 	if (rc) {
 		sqlite3_exec(db, "ROLLBACK TO derive_sched; RELEASE derive_sched", NULL, NULL, NULL);
 		return -1;

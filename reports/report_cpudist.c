@@ -20,8 +20,8 @@ static int run(struct report_ctx *ctx)
 		return rc;
 	if (sched_select(ctx, o->by, "schema/reports/cpudist_report.sql") ||
 	    sched_print_dist(ctx, o->by, o->summary, "usecs") ||
-	    sched_note_statuses(ctx, "SELECT status, count(*) FROM oncpu WHERE pid != 0 "
-				"AND in_slice(coalesce(end_ts, start_ts), cpu, pid) GROUP BY status",
+	    sched_note_statuses(ctx, "oncpu",
+				"pid != 0 AND in_slice(coalesce(end_ts, start_ts), cpu, pid)",
 				"on-CPU intervals"))
 		return -1;
 	return 0;

@@ -140,7 +140,7 @@ static int run(struct report_ctx *ctx)
 	if (src == FROM_PROFILE)
 		return run_profile(ctx) ? -1 : 0;
 	if (sched_print_dist(ctx, o->by, o->summary, "usecs") ||
-	    sched_note_statuses(ctx, "SELECT CASE WHEN flags & 2 THEN 'no return recorded' "
+	    sched_note_status_rows(ctx, "SELECT CASE WHEN flags & 2 THEN 'no return recorded' "
 				"ELSE 'ok' END, count(*) FROM calls "
 				"WHERE func = (SELECT func FROM temp.funclat_func) GROUP BY 1", "calls"))
 		return -1;

@@ -94,8 +94,7 @@ static int run(struct report_ctx *ctx)
 	    (o->folded ? db_each_row(ctx->db, "SELECT folded, us FROM offcpu_folded",
 				     0, folded_row, stdout)
 		       : print_table(ctx, o->by)) ||
-	    sched_note_statuses(ctx, "SELECT status, count(*) FROM offcpu "
-				"WHERE in_slice(on_ts, cpu, pid) GROUP BY status", "off-CPU intervals"))
+	    sched_note_statuses(ctx, "offcpu", "in_slice(on_ts, cpu, pid)", "off-CPU intervals"))
 		return -1;
 	return 0;
 }

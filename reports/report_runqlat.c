@@ -32,8 +32,7 @@ static int run(struct report_ctx *ctx)
 			    "preempted tasks are measured (record it for wakeup latency)");
 	if (sched_select(ctx, o->by, "schema/reports/runqlat_report.sql") ||
 	    sched_print_dist(ctx, o->by, o->summary, "usecs") ||
-	    sched_note_statuses(ctx, "SELECT status, count(*) FROM runq_waits "
-				"WHERE in_slice(run_ts, cpu, pid) GROUP BY status", "run-queue waits"))
+	    sched_note_statuses(ctx, "runq_waits", "in_slice(run_ts, cpu, pid)", "run-queue waits"))
 		return -1;
 	return 0;
 }

@@ -191,8 +191,7 @@ static int run(struct report_ctx *ctx)
 		if (present[i] && (title(ctx, parts[i].title) ||
 				   doc_table(ctx, parts[i].key, parts[i].sql)))
 			return -1;
-	if (present[1] && sched_note_statuses(ctx, "SELECT status, count(*) FROM runq_waits "
-					      "WHERE in_slice(run_ts, cpu, pid) GROUP BY status",
+	if (present[1] && sched_note_statuses(ctx, "runq_waits", "in_slice(run_ts, cpu, pid)",
 					      "run-queue waits"))
 		return -1;
 	return print_missing(ctx, present) ? -1 : 0;

@@ -173,7 +173,7 @@ int sched_print_dist(struct report_ctx *ctx, enum sched_by by, bool summary, con
 	return rc;
 }
 
-int sched_note_statuses(struct report_ctx *ctx, const char *sql, const char *what)
+int sched_note_status_rows(struct report_ctx *ctx, const char *sql, const char *what)
 {
 	sqlite3_stmt *st;
 	int step;
@@ -196,6 +196,23 @@ int sched_note_statuses(struct report_ctx *ctx, const char *sql, const char *wha
 	}
 	sqlite3_finalize(st);
 	return step == SQLITE_DONE ? 0 : msg_error("%s", sqlite3_errmsg(ctx->db));
+}
+
+int sched_note_statuses(struct report_ctx *ctx, const char *table, const char *filter,
+			const char *what)
+{
+	/* with no time or CPU filter, the counts derive_sched.c kept per task */
+	char *sql = sqlite3_mprintf(
+		"SELECT status, sum(n) FROM ("
+		" SELECT status, count AS n FROM sched_statuses"
+		"  WHERE slice_whole() AND tbl = %Q AND in_slice_task(pid)"
+		" UNION ALL"
+		" SELECT status, count(*) FROM \"%w\" WHERE NOT slice_whole() AND %s GROUP BY status)"
+		"GROUP BY status", table, table, filter);
+	int rc = sql ? sched_note_status_rows(ctx, sql, what) : msg_error("out of memory");
+
+	sqlite3_free(sql);
+	return rc;
 }
 
 enum { DIST_OPT_BY, DIST_OPT_SUMMARY };

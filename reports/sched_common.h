@@ -57,8 +57,12 @@ int sched_select(struct report_ctx *ctx, enum sched_by by, const char *sql_file)
  */
 int sched_print_dist(struct report_ctx *ctx, enum sched_by by, bool summary, const char *unit);
 
-/* For SQL's rows (status, count): a warning for 'lost_events' (measurements dropped
- * because events were lost during them), with -v a note for every other status but 'ok'. */
-int sched_note_statuses(struct report_ctx *ctx, const char *sql, const char *what);
+/* The rows of TABLE (oncpu, runq_waits, offcpu) that FILTER (SQL: the report's slice)
+ * keeps, per status: a warning for 'lost_events' (measurements dropped because events
+ * were lost during them), with -v a note for every other status but 'ok'. */
+int sched_note_statuses(struct report_ctx *ctx, const char *table, const char *filter,
+			const char *what);
+/* The same for SQL's rows (status, count). */
+int sched_note_status_rows(struct report_ctx *ctx, const char *sql, const char *what);
 
 #endif

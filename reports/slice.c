@@ -367,6 +367,17 @@ static void in_slice_task_func(sqlite3_context *c, int argc, sqlite3_value **arg
 		sqlite3_result_int(c, slice_task_match(s, sqlite3_value_int64(argv[0])));
 }
 
+/* slice_whole(): no time or CPU filter (task filters may be set): a report may read
+ * per-task totals made at import (sched_tasks) instead of the rows. */
+static void slice_whole_func(sqlite3_context *c, int argc, sqlite3_value **argv)
+{
+	const struct slice *s = sqlite3_user_data(c);
+
+	(void)argc;
+	(void)argv;
+	sqlite3_result_int(c, !s->since_arg && !s->until_arg && !s->cpus);
+}
+
 /* report_ts(ts): seconds (REAL), or with --wall the UTC time as text. */
 static void report_ts_func(sqlite3_context *c, int argc, sqlite3_value **argv)
 {
@@ -524,7 +535,9 @@ int slice_resolve(struct slice *s, sqlite3 *db)
 	    sqlite3_create_function(db, "in_slice_task", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, s,
 				    in_slice_task_func, NULL, NULL) != SQLITE_OK ||
 	    sqlite3_create_function(db, "report_ts", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, s,
-				    report_ts_func, NULL, NULL) != SQLITE_OK)
+				    report_ts_func, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_create_function(db, "slice_whole", 0, SQLITE_UTF8 | SQLITE_DETERMINISTIC, s,
+				    slice_whole_func, NULL, NULL) != SQLITE_OK)
 		return msg_error("%s", sqlite3_errmsg(db));
 	return 0;
 }

@@ -21,3 +21,13 @@ CREATE TABLE derived.runq_waits (
 CREATE TABLE derived.offcpu (
 	on_id, on_ts, cpu, pid, comm, off_ts, out_cpu, state, state_text, stack_id, status,
 	off_ns, runq_ns, waker_pid, waker_comm);
+
+-- Per task (pid != 0), what `report summary` shows with no slice, over the capture's
+-- window (meta first_ts..last_ts): on-CPU time clipped to it (cpu_ns over slices of
+-- positive length; comm: the name in the slice ending last) and run-queue waits of
+-- status 'ok' (runq_comm: the greatest name, as max(comm)). import/derive_sched_totals.c.
+CREATE TABLE derived.sched_tasks (
+	pid, comm, cpu_ns, slices, runq_comm, waits, wait_ns, max_wait_ns);
+
+-- Rows per task and status of tbl 'oncpu' (pid != 0), 'runq_waits', 'offcpu'.
+CREATE TABLE derived.sched_statuses (tbl, pid, status, count);

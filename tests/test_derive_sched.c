@@ -28,11 +28,7 @@
 #include "reports/sched_common.h"
 #include "store/db.h"
 #include "tests/report_func_fixture.h"
-
-#define R     0
-#define S     1
-#define D     2
-#define RPLUS 256
+#include "tests/sched_stream_fixture.h"
 
 /* The oracle's columns: the derived tables may add their own after them. */
 static const char *const tables[] = { "oncpu", "runq_waits", "offcpu" };
@@ -41,31 +37,6 @@ static const char *const oracle_cols[] = {
 	"run_id,run_ts,cpu,pid,comm,queued_ts,queued_by,status,wait_ns",
 	"on_id,on_ts,cpu,pid,comm,off_ts,out_cpu,state,state_text,stack_id,status,off_ns,runq_ns",
 };
-
-enum { T_WAKEUP = 1, T_WAKEUP_NEW = 2, T_LOST = 4, T_ALL = 7, T_WAKING = 8 };
-
-static long long next_id;
-
-/* The tables as the importer makes them (those of mask). */
-static sqlite3 *new_db(int mask)
-{
-	sqlite3 *db = fx_open();
-
-	next_id = 0;
-	fx_exec(db, "CREATE TABLE sched_switch (id INTEGER PRIMARY KEY, ts INTEGER NOT NULL, cpu INTEGER "
-		"NOT NULL, pid INTEGER, stack_id INTEGER, prev_comm TEXT, prev_pid INTEGER, prev_prio "
-		"INTEGER, prev_state INTEGER, next_comm TEXT, next_pid INTEGER, next_prio INTEGER)");
-	static const char *const wakeups[] = { "sched_wakeup", "sched_wakeup_new", NULL, "sched_waking" };
-
-	for (int i = 0; i < 4; i++)
-		if (wakeups[i] && (mask & (T_WAKEUP << i)))
-			fx_exec(db, "CREATE TABLE %s (id INTEGER PRIMARY KEY, ts INTEGER NOT NULL, cpu "
-				"INTEGER NOT NULL, pid INTEGER, stack_id INTEGER, comm TEXT, field_pid "
-				"INTEGER, prio INTEGER, target_cpu INTEGER)", wakeups[i]);
-	if (mask & T_LOST)
-		fx_exec(db, "CREATE TABLE lost_events (cpu INTEGER NOT NULL, ts INTEGER, count INTEGER)");
-	return db;
-}
 
 /* A switch on cpu at ts: prev (in state) -> next, named "t<pid>" (pid 0: swapper). */
 static void sw_named(sqlite3 *db, long long ts, long long cpu, long long prev, long long state,
@@ -227,6 +198,8 @@ static void waking_for_oracle(sqlite3 *db)
 {
 	if (!has_rows(db, "sched_waking"))
 		return;
+	/* sched_views' empty stand-ins, if it made them, give way to the oracle's inputs */
+	fx_exec(db, "DROP TABLE IF EXISTS temp.sched_wakeup; DROP TABLE IF EXISTS temp.sched_wakeup_new");
 	fx_exec(db, "CREATE TEMP TABLE sched_wakeup AS SELECT * FROM main.sched_waking");
 	fx_exec(db, "CREATE TEMP TABLE sched_wakeup_new (id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, "
 		"comm, field_pid, prio, target_cpu)");
@@ -240,6 +213,65 @@ static void waking_for_oracle(sqlite3 *db)
 /* Compare the derived tables (MINE: "main.%s" or "main.mine_%s") with the oracle's views,
  * loaded now into TEMP (stand-ins for the event tables it needs and db lacks first);
  * then their wakers (check_wakers). */
+/*
+ * sched_tasks and sched_statuses (derive_sched_totals.c) against the SQL the reports
+ * run without them (summary_report.sql's summary_cpu and summary_runq with no slice,
+ * and the status counts), over the derived rows: the capture's window from meta, else
+ * the first and last switch.
+ */
+static void check_totals(sqlite3 *db, const char *mine)
+{
+	char *oncpu = sqlite3_mprintf(mine, "oncpu"), *runq = sqlite3_mprintf(mine, "runq_waits");
+	char *offcpu = sqlite3_mprintf(mine, "offcpu"), *tasks = sqlite3_mprintf(mine, "sched_tasks");
+	char *statuses = sqlite3_mprintf(mine, "sched_statuses");
+	static const char window[] =
+		"w AS (SELECT coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'first_ts'),"
+		" (SELECT min(ts) FROM sched_switch)) AS t0,"
+		" coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'last_ts'),"
+		" (SELECT max(ts) FROM sched_switch)) AS t1)";
+
+	fx_exec(db, "CREATE TABLE IF NOT EXISTS main.meta (key, value)");
+	fx_exec(db, "DROP TABLE IF EXISTS temp.want_cpu; DROP TABLE IF EXISTS temp.want_runq;"
+		"DROP TABLE IF EXISTS temp.want_status");
+	fx_exec(db, "CREATE TEMP TABLE want_cpu AS WITH %s, clipped AS ("
+		" SELECT o.pid, o.comm, max(coalesce(o.start_ts, w.t0), w.t0) AS a,"
+		" min(coalesce(o.end_ts, w.t1), w.t1) AS b FROM w, %s o"
+		" WHERE o.status IN ('ok', 'head', 'open') AND o.pid != 0)"
+		" SELECT pid, comm, cpu_ns, slices FROM (SELECT pid, comm, max(b), sum(b - a) AS cpu_ns,"
+		" count(*) AS slices FROM clipped WHERE b > a GROUP BY pid)", window, oncpu);
+	fx_exec(db, "CREATE TEMP TABLE want_runq AS SELECT pid, max(comm) AS comm, count(*) AS waits,"
+		" sum(wait_ns) AS wait_ns, max(wait_ns) AS max_wait_ns FROM %s WHERE status = 'ok'"
+		" GROUP BY pid", runq);
+	fx_exec(db, "CREATE TEMP TABLE want_status AS"
+		" SELECT 'oncpu' AS tbl, pid, status, count(*) AS count FROM %s WHERE pid != 0 GROUP BY pid, status"
+		" UNION ALL SELECT 'runq_waits', pid, status, count(*) FROM %s GROUP BY pid, status"
+		" UNION ALL SELECT 'offcpu', pid, status, count(*) FROM %s GROUP BY pid, status",
+		oncpu, runq, offcpu);
+	long long bad =
+		fx_int(db, "SELECT count(*) FROM (SELECT pid, comm, cpu_ns, slices FROM temp.want_cpu"
+		       " EXCEPT SELECT pid, comm, cpu_ns, slices FROM %s)", tasks) +
+		fx_int(db, "SELECT count(*) FROM (SELECT pid, comm, cpu_ns, slices FROM %s WHERE slices > 0"
+		       " EXCEPT SELECT pid, comm, cpu_ns, slices FROM temp.want_cpu)", tasks) +
+		fx_int(db, "SELECT count(*) FROM (SELECT * FROM temp.want_runq EXCEPT SELECT pid, runq_comm,"
+		       " waits, wait_ns, max_wait_ns FROM %s)", tasks) +
+		fx_int(db, "SELECT count(*) FROM (SELECT pid, runq_comm, waits, wait_ns, max_wait_ns FROM %s"
+		       " WHERE waits > 0 EXCEPT SELECT * FROM temp.want_runq)", tasks) +
+		fx_int(db, "SELECT count(*) FROM (SELECT * FROM temp.want_status EXCEPT SELECT * FROM %s)",
+		       statuses) +
+		fx_int(db, "SELECT count(*) FROM (SELECT * FROM %s EXCEPT SELECT * FROM temp.want_status)",
+		       statuses);
+
+	if (bad)
+		fail_msg("sched_tasks/sched_statuses and the reports' SQL differ (%lld rows)", bad);
+	/* one row per task */
+	assert_int_equal(fx_int(db, "SELECT count(*) - count(DISTINCT pid) FROM %s", tasks), 0);
+	sqlite3_free(oncpu);
+	sqlite3_free(runq);
+	sqlite3_free(offcpu);
+	sqlite3_free(tasks);
+	sqlite3_free(statuses);
+}
+
 static void compare_oracle(sqlite3 *db, const char *mine)
 {
 	char *err = NULL;
@@ -270,6 +302,7 @@ static void compare_oracle(sqlite3 *db, const char *mine)
 	if (diff)
 		fail_msg("derive_sched and tests/oracle/sched.sql differ (%lld rows)", diff);
 	check_wakers(db, mine);
+	check_totals(db, mine);
 }
 
 /* derive_sched into main, then the oracle. */
@@ -287,9 +320,13 @@ static void check_temp(sqlite3 *db)
 	assert_false(derive_present(db, "main", "sched"));
 	assert_int_equal(sched_views(db), 0);
 	assert_true(derive_present(db, "temp", "sched"));
+	static const char *const totals[] = { "sched_tasks", "sched_statuses" };
+
 	for (int i = 0; i < 3; i++)
 		fx_exec(db, "CREATE TABLE main.mine_%s AS SELECT * FROM temp.%s; DROP TABLE temp.%s",
 			tables[i], tables[i], tables[i]);
+	for (int i = 0; i < 2; i++)
+		fx_exec(db, "CREATE TABLE main.mine_%s AS SELECT * FROM temp.%s", totals[i], totals[i]);
 	compare_oracle(db, "main.mine_%s");
 }
 
@@ -577,251 +614,6 @@ static void test_empty(void **state)
 	db = new_db(T_ALL);
 	check(db);
 	fx_close(db);
-}
-
-/* ---------------------------------------------------------------- random streams */
-
-struct rng {
-	uint64_t s;
-};
-
-static uint64_t rnd(struct rng *r)
-{
-	r->s ^= r->s << 13;
-	r->s ^= r->s >> 7;
-	r->s ^= r->s << 17;
-	return r->s;
-}
-
-static int pick(struct rng *r, int n)
-{
-	return (int)(rnd(r) % (uint64_t)n);
-}
-
-#define MAX_TASKS 24
-enum { ASLEEP, QUEUED, RUNNING };
-
-struct sim {
-	struct rng r;
-	sqlite3 *db;
-	sqlite3_stmt *sw, *wk, *wn, *waking, *lost;
-	bool wakeup_too; /* with sched_waking: sched_wakeup follows most of them */
-	int ncpu, ntask, cur[4], lose[4];
-	bool pending_loss[4];
-	int st[MAX_TASKS];
-	char comm[MAX_TASKS][16];
-	long long ts, id;
-};
-
-static void step_stmt(sqlite3_stmt *st)
-{
-	assert_int_equal(sqlite3_step(st), SQLITE_DONE);
-	sqlite3_reset(st);
-}
-
-/* Is an event on cpu recorded? Not while the CPU loses events; the first after a loss
- * brings its lost_events row. */
-static bool recorded(struct sim *s, int cpu)
-{
-	if (s->lose[cpu] > 0) {
-		s->lose[cpu]--;
-		return false;
-	}
-	if (s->pending_loss[cpu] && s->lost) {
-		sqlite3_bind_int(s->lost, 1, cpu);
-		sqlite3_bind_int64(s->lost, 2, s->ts);
-		if (pick(&s->r, 4))
-			sqlite3_bind_int(s->lost, 3, 1 + pick(&s->r, 50));
-		else
-			sqlite3_bind_null(s->lost, 3);
-		step_stmt(s->lost);
-	}
-	s->pending_loss[cpu] = false;
-	return pick(&s->r, 100) >= 2; /* and now and then one is missing anyway */
-}
-
-static int pid_of(int task)
-{
-	return task < 0 ? 0 : 100 + task;
-}
-
-static void sim_switch(struct sim *s)
-{
-	static const int states[] = { S, S, S, D, R, RPLUS, RPLUS, RPLUS, 4, 8, 16, 32, 64, 128, 3,
-				      1024, 1026 };
-	int c = pick(&s->r, s->ncpu), prev = s->cur[c], next = -1, state = R;
-	int queued[MAX_TASKS], n = 0;
-
-	for (int t = 0; t < s->ntask; t++)
-		if (s->st[t] == QUEUED)
-			queued[n++] = t;
-	if (n && pick(&s->r, 5))
-		next = queued[pick(&s->r, n)];
-	else if (!pick(&s->r, 20))
-		next = pick(&s->r, s->ntask); /* not queued: inconsistent, as a filter makes it */
-	if (prev >= 0) {
-		state = states[pick(&s->r, sizeof(states) / sizeof(states[0]))];
-		if (!pick(&s->r, 20)) /* exec: renamed during the slice */
-			snprintf(s->comm[prev], sizeof(s->comm[prev]), "x%d", pick(&s->r, 1000));
-		s->st[prev] = (state & 255) == 0 ? QUEUED : ASLEEP;
-	}
-	if (next >= 0) {
-		for (int o = 0; o < s->ncpu; o++)
-			if (s->cur[o] == next)
-				s->cur[o] = -1;
-		s->st[next] = RUNNING;
-	}
-	s->cur[c] = next;
-	if (!recorded(s, c))
-		return;
-	sqlite3_stmt *st = s->sw;
-
-	sqlite3_bind_int64(st, 1, s->id++);
-	sqlite3_bind_int64(st, 2, s->ts);
-	sqlite3_bind_int(st, 3, c);
-	if (pick(&s->r, 3))
-		sqlite3_bind_null(st, 4);
-	else
-		sqlite3_bind_int(st, 4, 1 + pick(&s->r, 5));
-	if (prev >= 0 && pick(&s->r, 50))
-		sqlite3_bind_text(st, 5, s->comm[prev], -1, SQLITE_TRANSIENT);
-	else
-		sqlite3_bind_text(st, 5, prev >= 0 ? NULL : "swapper/0", -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int(st, 6, pid_of(prev));
-	sqlite3_bind_int(st, 7, state);
-	sqlite3_bind_text(st, 8, next >= 0 ? s->comm[next] : "swapper/0", -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int(st, 9, pid_of(next));
-	step_stmt(st);
-}
-
-/* A wakeup event of task t (-1: pid 0) traced on cpu c by the task running there. */
-static void wake_event(struct sim *s, sqlite3_stmt *st, int c, int t)
-{
-	if (!recorded(s, c))
-		return;
-	sqlite3_bind_int64(st, 1, s->id++);
-	sqlite3_bind_int64(st, 2, s->ts);
-	sqlite3_bind_int(st, 3, c);
-	sqlite3_bind_int(st, 4, pid_of(s->cur[c]));
-	sqlite3_bind_text(st, 5, t >= 0 ? s->comm[t] : "swapper", -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int(st, 6, pid_of(t));
-	step_stmt(st);
-}
-
-static void sim_wakeup(struct sim *s, bool new_task)
-{
-	int c = pick(&s->r, s->ncpu), t;
-	sqlite3_stmt *st = s->wk;
-
-	if (new_task && s->ntask < MAX_TASKS && s->wn) {
-		t = s->ntask++;
-		snprintf(s->comm[t], sizeof(s->comm[t]), "n%d", t);
-		st = s->wn;
-	} else {
-		int asleep[MAX_TASKS], n = 0;
-
-		for (int i = 0; i < s->ntask; i++)
-			if (s->st[i] == ASLEEP)
-				asleep[n++] = i;
-		t = n && pick(&s->r, 4) ? asleep[pick(&s->r, n)] : pick(&s->r, s->ntask + 1) - 1;
-	}
-	if (t >= 0 && s->st[t] == ASLEEP)
-		s->st[t] = QUEUED;
-	if (st == s->wk && s->waking) {
-		/* sched_waking on the waker's CPU; sched_wakeup later on the target's, by
-		 * whatever runs there (an IPI: often the idle task) */
-		wake_event(s, s->waking, c, t);
-		if (!s->wakeup_too || !pick(&s->r, 6))
-			return;
-		s->ts += pick(&s->r, 3);
-		c = pick(&s->r, s->ncpu);
-	}
-	if (st)
-		wake_event(s, st, c, t);
-}
-
-static sqlite3_stmt *prep(sqlite3 *db, const char *sql)
-{
-	sqlite3_stmt *st;
-
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		fail_msg("%s: %s", sql, sqlite3_errmsg(db));
-	return st;
-}
-
-/* A random stream for seed: 1-4 CPUs, a few tasks, a few thousand events. */
-static sqlite3 *random_db(uint64_t seed, int events)
-{
-	struct sim s = { .r = { seed * 0x9e3779b97f4a7c15ULL + 1 } };
-	int mask = T_WAKEUP | (pick(&s.r, 4) ? T_WAKEUP_NEW : 0) | (pick(&s.r, 5) ? T_LOST : 0);
-	int waking = pick(&s.r, 4); /* 2: sched_waking and sched_wakeup, 3: sched_waking only */
-
-	if (waking >= 2)
-		mask |= T_WAKING;
-	s.wakeup_too = waking == 2;
-
-	s.db = new_db(mask);
-	s.sw = prep(s.db, "INSERT INTO sched_switch (id, ts, cpu, stack_id, prev_comm, prev_pid, prev_state, "
-		    "next_comm, next_pid) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
-	s.wk = prep(s.db, "INSERT INTO sched_wakeup (id, ts, cpu, pid, comm, field_pid) "
-		    "VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
-	if (mask & T_WAKEUP_NEW)
-		s.wn = prep(s.db, "INSERT INTO sched_wakeup_new (id, ts, cpu, pid, comm, field_pid) "
-			    "VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
-	if (mask & T_WAKING)
-		s.waking = prep(s.db, "INSERT INTO sched_waking (id, ts, cpu, pid, comm, field_pid) "
-				"VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
-	if (mask & T_LOST)
-		s.lost = prep(s.db, "INSERT INTO lost_events VALUES (?1, ?2, ?3)");
-	s.ncpu = 1 + pick(&s.r, 4);
-	s.ntask = 3 + pick(&s.r, 8);
-	s.ts = 1000000 + pick(&s.r, 1000);
-	s.id = 1;
-	for (int t = 0; t < s.ntask; t++) {
-		snprintf(s.comm[t], sizeof(s.comm[t]), "t%d", t);
-		s.st[t] = pick(&s.r, 2) ? ASLEEP : QUEUED;
-	}
-	for (int c = 0; c < s.ncpu; c++) {
-		s.cur[c] = pick(&s.r, 3) ? c : -1;
-		if (s.cur[c] >= 0)
-			s.st[s.cur[c]] = RUNNING;
-	}
-	fx_exec(s.db, "BEGIN");
-	for (int i = 0; i < events; i++) {
-		int a = pick(&s.r, 100);
-
-		s.ts += pick(&s.r, 10) ? 1 + pick(&s.r, 5000) : 0;
-		s.id += !pick(&s.r, 30); /* ids need not be dense */
-		if (a < 50)
-			sim_switch(&s);
-		else if (a < 85)
-			sim_wakeup(&s, false);
-		else if (a < 92)
-			sim_wakeup(&s, true);
-		else if (a < 95) {
-			int c = pick(&s.r, s.ncpu);
-
-			s.lose[c] = pick(&s.r, 6);
-			s.pending_loss[c] = true;
-		} else if (s.lost && !pick(&s.r, 10)) { /* a loss on a CPU with nothing yet */
-			sqlite3_bind_int(s.lost, 1, 4 + pick(&s.r, 3));
-			sqlite3_bind_int64(s.lost, 2, s.ts);
-			sqlite3_bind_int(s.lost, 3, 1);
-			step_stmt(s.lost);
-		}
-	}
-	fx_exec(s.db, "COMMIT");
-	sqlite3_finalize(s.sw);
-	sqlite3_finalize(s.wk);
-	sqlite3_finalize(s.wn);
-	sqlite3_finalize(s.waking);
-	sqlite3_finalize(s.lost);
-	/* the tasks' names (the wakers'), one left out now and then */
-	fx_exec(s.db, "INSERT INTO tasks VALUES (0, 0, 'swapper/0')");
-	for (int t = 0; t < s.ntask; t++)
-		if (pick(&s.r, 6))
-			fx_exec(s.db, "INSERT INTO tasks VALUES (%d, %d, '%s')", pid_of(t), pid_of(t), s.comm[t]);
-	return s.db;
 }
 
 /* Every status of every table, as "table:status" in seen[] (the streams reach them all). */

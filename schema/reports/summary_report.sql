@@ -45,29 +45,43 @@ GROUP BY cpu ORDER BY cpu;
 -- when a CPU's recording began counts from the window's start, the one still running
 -- at the end up to its end; intervals across lost events are left out), in the slice
 -- by the clipped interval's start (its time, CPU, task). cpu_pct: of the window.
+-- With no time or CPU filter the window is the capture's, and sched_tasks holds these
+-- sums per task, made at import (import/derive_sched_totals.c): a thousand rows read
+-- instead of a million intervals grouped.
 CREATE TEMP VIEW summary_cpu AS
-WITH clipped AS (
+WITH w AS MATERIALIZED (SELECT t0, t1 FROM summary_window),
+clipped AS (
 	SELECT o.pid, o.comm, o.cpu, max(coalesce(o.start_ts, w.t0), w.t0) AS a,
 	       min(coalesce(o.end_ts, w.t1), w.t1) AS b
-	FROM oncpu o, summary_window w
-	WHERE o.status IN ('ok', 'head', 'open') AND o.pid != 0)
-SELECT tid, comm, cpu_ms, cpu_pct, slices FROM (
+	FROM w, oncpu o
+	WHERE NOT slice_whole() AND o.status IN ('ok', 'head', 'open') AND o.pid != 0),
+per_task AS (
+	SELECT pid, comm, cpu_ns, slices FROM sched_tasks
+	WHERE slice_whole() AND slices > 0 AND in_slice_task(pid)
+	UNION ALL
 	-- comm: the name in the task's latest interval (SQLite takes a bare column from
 	-- the row of the one max()), so a process that exec'd shows its new name
-	SELECT pid AS tid, comm, max(b), round(sum(b - a) / 1e6, 3) AS cpu_ms,
-	       round(100.0 * sum(b - a) / nullif((SELECT t1 - t0 FROM summary_window), 0), 2)
-	       AS cpu_pct, count(*) AS slices
-	FROM clipped WHERE b > a AND in_slice(a, cpu, pid)
-	GROUP BY pid)
+	SELECT pid, comm, cpu_ns, slices FROM (
+		SELECT pid, comm, max(b), sum(b - a) AS cpu_ns, count(*) AS slices
+		FROM clipped WHERE b > a AND in_slice(a, cpu, pid)
+		GROUP BY pid))
+SELECT pid AS tid, comm, round(cpu_ns / 1e6, 3) AS cpu_ms,
+       round(100.0 * cpu_ns / nullif((SELECT t1 - t0 FROM w), 0), 2) AS cpu_pct, slices
+FROM per_task
 ORDER BY cpu_ms DESC, tid
 LIMIT (SELECT value FROM temp.report_args WHERE key = 'summary_top');
 
 CREATE TEMP VIEW summary_runq AS
-SELECT pid AS tid, max(comm) AS comm, count(*) AS waits, round(sum(wait_ns) / 1e6, 3) AS total_ms,
-       round(avg(wait_ns) / 1e3, 1) AS avg_us, round(max(wait_ns) / 1e3, 1) AS max_us
-FROM runq_waits
-WHERE status = 'ok' AND in_slice(run_ts, cpu, pid)
-GROUP BY pid ORDER BY total_ms DESC, tid
+SELECT tid, comm, waits, round(wait_ns / 1e6, 3) AS total_ms,
+       round(1.0 * wait_ns / waits / 1e3, 1) AS avg_us, round(max_wait_ns / 1e3, 1) AS max_us
+FROM (
+	SELECT pid AS tid, runq_comm AS comm, waits, wait_ns, max_wait_ns FROM sched_tasks
+	WHERE slice_whole() AND waits > 0 AND in_slice_task(pid)
+	UNION ALL
+	SELECT pid, max(comm), count(*), sum(wait_ns), max(wait_ns) FROM runq_waits
+	WHERE NOT slice_whole() AND status = 'ok' AND in_slice(run_ts, cpu, pid)
+	GROUP BY pid)
+ORDER BY total_ms DESC, tid
 LIMIT (SELECT value FROM temp.report_args WHERE key = 'summary_top');
 
 -- Block I/O per issuing process (iolat's rule: an I/O is in the slice by its issue).
