@@ -47,6 +47,7 @@ static void put(const char *what, const char *kind, const char *text)
 	free(w);
 }
 
+__attribute__((format(printf, 1, 0)))
 static char *vformat(const char *fmt, va_list ap)
 {
 	char *s;
@@ -108,6 +109,7 @@ static void keep(char *s)
 	warnings[nr_warnings++] = s;
 }
 
+__attribute__((format(printf, 2, 0)))
 static void vwarn(const char *what, const char *fmt, va_list ap)
 {
 	char *s = vformat(fmt, ap), *kept = NULL;

@@ -115,5 +115,9 @@ mkdir "$T/ro" "$T/cache"
 mount -t tmpfs tmpfs "$T/ro" && cp "$T/blk.ftz" "$T/ro/" && mount -o remount,ro "$T/ro" ||
 	fail "cannot set up a read-only directory"
 XDG_CACHE_HOME="$T/cache" "$FTANA" info "$T/ro/blk.ftz" >/dev/null || fail "info on read-only dir"
+# info builds nothing (issue 23): it reads the capture
+ls "$T/cache/ftana/"blk.ftz-*.db >/dev/null 2>&1 && fail "ftana info built a database"
+XDG_CACHE_HOME="$T/cache" "$FTANA" sql "$T/ro/blk.ftz" "select count(*) from events" >/dev/null ||
+	fail "sql on read-only dir"
 ls "$T/cache/ftana/"blk.ftz-*.db >/dev/null 2>&1 || fail "no cache under \$XDG_CACHE_HOME/ftana"
 echo "ok: $total events, $(q "select count(distinct stack_id) from stacks") distinct stacks"

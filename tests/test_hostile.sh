@@ -75,6 +75,7 @@ while IFS=$'\t' read -r name file cmd exits rss nofile check; do
 	info) args=(info "$file") ;;
 	tpoint) args=(report tpoint "$file") ;;
 	sql:*) args=(sql "$file" "${cmd#sql:}") ;;
+	report:*) args=(report "${cmd#report:}" "$file") ;;
 	*) fail "$name: unknown command '$cmd' in MANIFEST"; continue ;;
 	esac
 	n=$((n + 1))
