@@ -200,12 +200,13 @@ endif
 # A man page is made from its program's own --help output (tools/mkman.sh runs
 # `PROG --help` and `PROG CMD --help` for every command listed under "Commands:"),
 # so it cannot drift from what the program prints. A page is added with its rule
-# and `MAN_PAGES +=`. `make install PREFIX=/usr DESTDIR=/tmp/pkg` (PREFIX defaults
+# in MAN_PAGES (before `all:` reads it: make expands a rule's prerequisites at once,
+# so a later `+=` would not reach `all`). `make install PREFIX=/usr DESTDIR=/tmp/pkg` (PREFIX defaults
 # to /usr/local) installs the programs to $(DESTDIR)$(PREFIX)/bin and the pages
 # to $(DESTDIR)$(PREFIX)/share/man/man1.
 PREFIX  ?= /usr/local
 DESTDIR ?=
-MAN_PAGES := $(BUILD)/man/ftrec.1
+MAN_PAGES := $(BUILD)/man/ftrec.1 $(BUILD)/man/ftana.1
 .PHONY: man install
 all: $(MAN_PAGES)
 man: $(MAN_PAGES)
@@ -216,7 +217,6 @@ $(BUILD)/man/ftrec.1: $(BUILD)/ftrec tools/mkman.sh
 	mv $@.tmp $@
 
 # ftana's page: its commands, and every report's help ("ftana report NAME --help").
-MAN_PAGES += $(BUILD)/man/ftana.1
 $(BUILD)/man/ftana.1: $(BUILD)/ftana tools/mkman.sh
 	@mkdir -p $(dir $@)
 	$(BUILD)/ftana report --help | awk '/^reports:/ { on = 1; next } on && NF { print "report " $$1 }' | \

@@ -5,7 +5,9 @@
  * slice options are the reports' own (reports/report_slice.c), with the same
  * meaning and messages under this command's prefix.
  */
+#include <errno.h>
 #include <getopt.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,8 +34,9 @@ static const char usage_text[] =
 	"  - process and thread names from the capture's tasks.\n"
 	"OUT.json appears only when complete (written beside it, then renamed); it may not be\n"
 	"FILE. ftrec's own threads are left out unless --include-ftrec.\n"
-	"  -o OUT.json        the file to write (required)\n"
-	"  --since T          only what starts at or after T: seconds from the first event, or\n"
+	"  -o OUT.json        the file to write (required; - for standard output)\n"
+	"  --since T          only what starts at or after T: trace-clock seconds as reports\n"
+	"                     print them, +SECS from the first event, or\n"
 	"                     UTC wall-clock time HH:MM:SS[.frac] or ISO 8601\n"
 	"  --until T          only what starts before T\n"
 	"  -p, --pid PID      only the process PID (every thread of it)\n"
@@ -103,6 +106,34 @@ static int parse_args(struct slice *s, int argc, char **argv, const char **file,
 	return 0;
 }
 
+/* -o -: the document is made in an anonymous temp file, then copied to stdout whole
+ * (nothing reaches stdout when the export fails). */
+static int export_tmp(struct out_file *o)
+{
+	*o = (struct out_file){ .path = "-" };
+	o->f = tmpfile();
+	return o->f ? 0 : msg_error("cannot make a temp file: %s", strerror(errno));
+}
+
+static int export_copy(struct out_file *o)
+{
+	char buf[65536];
+	size_t n;
+	int rc = 0;
+
+	rewind(o->f);
+	while ((n = fread(buf, 1, sizeof(buf), o->f)) > 0)
+		if (fwrite(buf, 1, n, stdout) != n) {
+			rc = -1;
+			break;
+		}
+	if (ferror(o->f) || fflush(stdout) != 0)
+		rc = -1;
+	fclose(o->f);
+	o->f = NULL;
+	return rc ? msg_error("write error on standard output") : 0;
+}
+
 int cmd_export(int argc, char **argv)
 {
 	struct slice slice;
@@ -116,6 +147,7 @@ int cmd_export(int argc, char **argv)
 	if (cmd_wants_help(argc, argv))
 		return cmd_usage(usage_text, true);
 	slice_init(&slice);
+	slice.ragged = true; /* a timeline shows what each CPU kept, ragged start included */
 	if (parse_args(&slice, argc, argv, &file, &out) < 0)
 		goto done;
 	db = dbcache_open(file, NULL, &damaged);
@@ -124,18 +156,30 @@ int cmd_export(int argc, char **argv)
 		goto done;
 	}
 	report_views_all(db); /* `calls`, `io`: TEMP, as `ftana sql` sees them */
-	if (slice_resolve(&slice, db) < 0 || out_open(&o, out, file) < 0)
+	bool to_stdout = !strcmp(out, "-"); /* as everywhere: -o - is standard output */
+	if (slice_resolve(&slice, db) < 0 || (to_stdout ? export_tmp(&o) : out_open(&o, out, file)) < 0)
 		goto done;
 	if (perfetto_write(db, file, &slice, o.f, &counts) < 0) {
 		out_abort(&o);
 		goto done;
 	}
-	if (out_commit(&o) < 0)
+	if (!counts.cpu_slices && !counts.call_slices && !counts.io_slices && !counts.markers) {
+		out_abort(&o);
+		slice_note_unmatched(&slice, db);
+		msg_error("%s: nothing to draw%s: no scheduler switches, function_graph calls, "
+			  "block I/O or trace_marker writes (the timeline would be empty; `ftana "
+			  "report tpoint` lists any capture)", file, slice_active(&slice) ? " in the slice" : "");
 		goto done;
-	printf("%s: %llu CPU slices, %llu calls, %llu I/Os, %llu markers, %llu loss counters\n", out,
-	       (unsigned long long)counts.cpu_slices, (unsigned long long)counts.call_slices,
-	       (unsigned long long)counts.io_slices, (unsigned long long)counts.markers,
-	       (unsigned long long)counts.lost_counters);
+	}
+	if ((to_stdout ? export_copy(&o) : out_commit(&o)) < 0)
+		goto done;
+	slice_note_unmatched(&slice, db);
+	fprintf(to_stdout ? stderr : stdout,
+		"%s: %llu CPU slices, %llu calls, %llu I/Os, %llu markers, %llu loss counters\n",
+		to_stdout ? "(stdout)" : out,
+		(unsigned long long)counts.cpu_slices, (unsigned long long)counts.call_slices,
+		(unsigned long long)counts.io_slices, (unsigned long long)counts.markers,
+		(unsigned long long)counts.lost_counters);
 	rc = damaged ? CMD_EXIT_DAMAGED : CMD_EXIT_OK;
 done:
 	if (db)

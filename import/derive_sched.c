@@ -390,9 +390,12 @@ static int on_switch(struct pass *ps, sqlite3_stmt *row)
 				       id.null ? "open" : losses > c->losses ? "lost_events" :
 				       !same ? "mismatch" : "ok" };
 
+		/* Whatever the interval's status, the switch shows prev_pid leaving the CPU now:
+		 * a task the capture still thought queued (its switch-in lost) ran, and its
+		 * next wait starts here, not at the older enqueue. */
 		if (emit_interval(ps, &iv) ||
 		    (c->pending && emit_pending(ps, cpu, &c->p, comm, len)) ||
-		    (!strcmp(iv.status, "ok") && task_out(ps, prev_pid, ts, cpu, state, stack)))
+		    (!id.null && task_out(ps, prev_pid, ts, cpu, state, stack)))
 			return -1;
 	}
 	c->pending = !id.null && real_task(next_pid);

@@ -9,8 +9,8 @@
  * (schema/reports/summary_report.sql), and tests/test_derive_sched.c checks them
  * against it: the same window, clipping and counts.
  *
- * sched_tasks: per task (pid != 0), over the capture's window [t0, t1] (meta's first_ts
- * and last_ts, else the first and last switch): its on-CPU intervals ('ok', 'head',
+ * sched_tasks: per task (pid != 0), over the capture's window [t0, t1] (meta's
+ * complete_from_ns and traced_until_ns, else the first and last switch): its on-CPU intervals ('ok', 'head',
  * 'open') clipped to the window (cpu_ns, slices of positive length, comm: the name in
  * the one ending last), and its run-queue waits of status 'ok' (waits, wait_ns,
  * max_wait_ns, runq_comm: the greatest name, as max(comm)). sched_statuses: per task,
@@ -102,10 +102,10 @@ void sched_totals_init(struct sched_totals *t, sqlite3 *db)
 
 	memset(t, 0, sizeof(*t));
 	dmap_init(&t->tasks, sizeof(struct task_total));
-	t->t0 = meta_int(db, "SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'first_ts'", &f0);
+	t->t0 = meta_int(db, "SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'complete_from_ns'", &f0);
 	if (!f0)
 		t->t0 = meta_int(db, "SELECT min(ts) FROM sched_switch", &f0);
-	t->t1 = meta_int(db, "SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'last_ts'", &f1);
+	t->t1 = meta_int(db, "SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'traced_until_ns'", &f1);
 	if (!f1)
 		t->t1 = meta_int(db, "SELECT max(ts) FROM sched_switch", &f1);
 	t->window = f0 && f1;

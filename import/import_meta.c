@@ -244,6 +244,42 @@ static int cpu_spans(struct importer *im)
 	return rc;
 }
 
+struct capture_window {
+	uint64_t from, complete_from, until;
+};
+
+/*
+ * The time events could be recorded: from tracing on (END traced_from_trace_ns; older
+ * files: the first event, ftrec's start marker written right after tracing on) to the
+ * stop (END end_trace_ns; after a crash the last event). Events kept from before
+ * (an earlier use of the buffer) widen it. Where a ring dropped its oldest pages (a
+ * trimmed --ring, --kernel-ring) each CPU lost a different stretch: every CPU is
+ * complete only from the latest of the CPUs' first events.
+ */
+static void meta_window(struct importer *im, const char *info, uint64_t first_ts,
+			uint64_t last_ts, struct capture_window *w)
+{
+	const char *end = dec_end_text(im->dec);
+	int64_t v = 0;
+
+	w->from = first_ts;
+	if (kv_i64(end, "traced_from_trace_ns", &v) && v > 0 && (uint64_t)v < first_ts)
+		w->from = (uint64_t)v;
+	w->until = last_ts;
+	if (kv_i64(end, "end_trace_ns", &v) && (uint64_t)v > last_ts)
+		w->until = (uint64_t)v;
+	w->complete_from = w->from;
+	bool ragged = (kv_i64(info, "kernel_ring", &v) && v) ||
+		      (kv_i64(info, "ring_before_pages", &v) && v > 0) ||
+		      (kv_i64(end, "ring_trimmed_segments", &v) && v > 0);
+	for (unsigned cpu = 0; ragged && cpu < dec_stats(im->dec)->nr_cpus; cpu++) {
+		uint64_t first, last;
+
+		if (dec_cpu_span(im->dec, cpu, &first, &last) && first > w->complete_from)
+			w->complete_from = first;
+	}
+}
+
 int meta_write(struct importer *im, const struct import_result *res, uint64_t first_ts,
 	       uint64_t last_ts)
 {
@@ -263,9 +299,15 @@ int meta_write(struct importer *im, const struct import_result *res, uint64_t fi
 		rc = put_kv(im, st, "wall_offset_ns", buf);
 	}
 	if (!rc && res->events) {
+		struct capture_window w;
+
+		meta_window(im, info, first_ts, last_ts, &w);
 		rc = put_kv_u64(im, st, "first_ts", first_ts) ||
 		     put_kv_u64(im, st, "last_ts", last_ts) ||
-		     put_kv_u64(im, st, "duration_ns", last_ts - first_ts);
+		     put_kv_u64(im, st, "duration_ns", last_ts - first_ts) ||
+		     put_kv_u64(im, st, "traced_from_ns", w.from) ||
+		     put_kv_u64(im, st, "complete_from_ns", w.complete_from) ||
+		     put_kv_u64(im, st, "traced_until_ns", w.until);
 	}
 	if (!rc)
 		rc = put_kv_u64(im, st, "file_size", s->file_size) ||

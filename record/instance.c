@@ -5,6 +5,7 @@
  * (on some hosts set_ftrace_filter / set_ftrace_pid answer EPERM, so helpers
  * that reset a whole instance cannot be used).
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
@@ -488,6 +489,49 @@ static int tracer_available(struct rec *r)
 			  list ? list : strerror(errno));
 	free(list);
 	return ok ? 0 : -1;
+}
+
+/* A cpumask as the kernel prints it, for comparing: hex digits only, no leading zeros. */
+#define MAX_CPUMASK_HEX 2400 /* 8192 CPUs: 256 groups of 9 characters */
+
+static void mask_norm(const char *in, char *out, size_t size)
+{
+	size_t n = 0;
+
+	for (; *in && n + 1 < size; in++)
+		if (isxdigit((unsigned char)*in) && (n || *in != '0'))
+			out[n++] = (char)tolower((unsigned char)*in);
+	out[n] = '\0';
+}
+
+/*
+ * At the top level, the user's tracing_cpumask would drop the events of the other
+ * CPUs, silently (a function tracer or graph recording with no calls): every CPU is
+ * traced while ftrec records, the user's mask back at exit (undo log).
+ */
+int instance_cpumask_all(struct rec *r)
+{
+	char p[PATH_MAX], want[MAX_CPUMASK_HEX], a[MAX_CPUMASK_HEX], b[MAX_CPUMASK_HEX];
+	char *now = tfs_read_trimmed(tfs_path(p, "%s/tracing_cpumask", r->dir));
+	size_t n = 0;
+
+	if (!now || r->nr_cpus <= 0 || r->nr_cpus > 4 * (MAX_CPUMASK_HEX - 64)) {
+		free(now);
+		return 0; /* not on this kernel */
+	}
+	/* bits 0 .. nr_cpus - 1, in 32-bit groups, most significant first */
+	for (int group = (r->nr_cpus - 1) / 32; group >= 0; group--) {
+		int bits = r->nr_cpus - group * 32;
+		unsigned long v = bits >= 32 ? 0xffffffffUL : (1UL << bits) - 1;
+
+		n += (size_t)snprintf(want + n, sizeof(want) - n, n ? ",%08lx" : "%lx", v);
+	}
+	mask_norm(now, a, sizeof(a));
+	mask_norm(want, b, sizeof(b));
+	free(now);
+	if (!strcmp(a, b))
+		return 0;
+	return instance_write(r, r->dir, "tracing_cpumask", want) < 0 ? -1 : 0;
 }
 
 static int tracer_in_instance(struct rec *r)

@@ -357,6 +357,8 @@ int metadata_write_end(struct rec *r)
 		kv(f, "ftrec_tids", "%s", r->self_tids);
 	if (r->end_trace_ns)
 		kv(f, "end_trace_ns", "%llu", (unsigned long long)r->end_trace_ns);
+	if (r->file_from_trace_ns)
+		kv(f, "traced_from_trace_ns", "%llu", (unsigned long long)r->file_from_trace_ns);
 	for (int i = 0; i < r->nr_cpus; i++) {
 		uint64_t pages, events, missed; /* a series file: its own */
 		char key[64];

@@ -84,6 +84,7 @@ struct rec {
 
 	const char *stop_reason;
 	uint64_t start_wall_ns, start_trace_ns, end_wall_ns, end_trace_ns;
+	uint64_t file_from_trace_ns; /* tracing on, or this series file's start: END traced_from */
 	uint64_t trigger_wall_ns, trigger_trace_ns; /* when ftrec saw the --trigger had fired */
 	pid_t child;
 	int child_status;         /* wait status, valid when child_reaped */
@@ -97,6 +98,8 @@ int instance_find_tracefs(struct rec *r);
 int instance_setup(struct rec *r);
 /* The instance's tracing_on (not through the undo log). 0 or -errno; prints nothing. */
 int instance_tracing_on(struct rec *r, int on);
+/* Top level: trace every CPU while recording (the user's tracing_cpumask back at exit). */
+int instance_cpumask_all(struct rec *r);
 /* Limit events (and the function tracers) to pid; with_children: and its future children. */
 int instance_set_pid(struct rec *r, pid_t pid, int with_children);
 /* Write DIR/NAME through the undo log; a refusal is printed with the kernel's reason. 0 or -errno. */
@@ -160,6 +163,9 @@ void segs_cpu_counts(const struct rec *r, int cpu, uint64_t *pages, uint64_t *ev
 void segs_end_keys(struct rec *r, FILE *f);
 /* After the readers are joined: the ring's last segment complete; -1 also for an earlier write error. */
 int segs_finish(struct rec *r);
+/* Add the page bytes (raw, compressed) and file bytes of a ring's segments and a series'
+ * closed files (the head or current file is the caller's). */
+void segs_page_bytes(const struct rec *r, uint64_t *raw, uint64_t *stored, uint64_t *file);
 void segs_summary(const struct rec *r);
 void segs_abandon(struct rec *r);
 void segs_free(struct rec *r);

@@ -138,7 +138,8 @@ static int prepare(struct rec *r)
 	if (!r->w)
 		return -1;
 	r->undo = undo_open();
-	if (!r->undo || instance_setup(r) < 0 || count_cpus(r) < 0)
+	if (!r->undo || instance_setup(r) < 0 || count_cpus(r) < 0 ||
+	    (r->top_level && instance_cpumask_all(r) < 0))
 		return -1;
 	read_subbuf_size(r);
 	return 0;
@@ -235,6 +236,7 @@ static int start_tracing(struct run *run)
 
 	metadata_read_stats(r, 0);
 	run_time_pair(r, &r->start_wall_ns, &r->start_trace_ns);
+	r->file_from_trace_ns = r->start_trace_ns;
 	if (instance_tracing_on(r, 1) < 0)
 		return msg_error("cannot switch tracing on in %s", r->dir);
 	run->tracing = true;

@@ -68,6 +68,7 @@ struct segs {
 	uint64_t kept_bytes;
 	uint64_t before_pages, before_events, before_bytes; /* all segments before cur */
 	uint64_t trimmed_segments, trimmed_pages, trimmed_events, trimmed_bytes;
+	uint64_t closed_raw, closed_stored, closed_bytes; /* page bytes and file bytes of closed files */
 	/* series */
 	uint32_t file_no;
 	uint64_t file_start_ns;
@@ -308,10 +309,42 @@ static int ring_write_error(const struct segs *s, int rc)
 	return rc;
 }
 
+/* A file about to be closed: its page bytes count in ftrec's end summary. */
+static void segs_count_closed(struct segs *s, struct ftz_writer *w)
+{
+	uint64_t raw = 0, stored = 0;
+
+	ftz_writer_page_bytes(w, &raw, &stored);
+	s->closed_raw += raw;
+	s->closed_stored += stored;
+	s->closed_bytes += ftz_writer_bytes(w);
+}
+
+void segs_page_bytes(const struct rec *r, uint64_t *raw, uint64_t *stored, uint64_t *file)
+{
+	const struct segs *s = r->segs;
+
+	if (!s)
+		return;
+	*raw += s->closed_raw;
+	*stored += s->closed_stored;
+	*file += s->closed_bytes;
+	if (s->cur && ring_mode(r)) {
+		uint64_t a = 0, b = 0;
+
+		ftz_writer_page_bytes(s->cur, &a, &b);
+		*raw += a;
+		*stored += b;
+		*file += ftz_writer_bytes(s->cur);
+	}
+}
+
 /* Close the current segment (it becomes the newest complete one). 0 or -errno. Lock held. */
 static int ring_close_current(struct segs *s)
 {
 	uint64_t bytes = ftz_writer_bytes(s->cur);
+
+	segs_count_closed(s, s->cur);
 	int rc = ftz_writer_close(s->cur);
 
 	s->cur = NULL;
@@ -510,9 +543,11 @@ static int series_rotate(struct rec *r)
 	r->stop_reason = "rotate";
 	run_time_pair(r, &r->end_wall_ns, &r->end_trace_ns);
 	rc = metadata_write_end(r);
+	r->file_from_trace_ns = r->end_trace_ns; /* the next file's pages start here */
 	r->stop_reason = reason;
 	free(s->end_counts);
 	s->end_counts = NULL;
+	segs_count_closed(s, old);
 	int cerr = ftz_writer_close(old);
 	if (cerr < 0 && rc == 0) /* else its END already said why */
 		rc = msg_error("%s: write failed: %s", r->out_path, strerror(-cerr));

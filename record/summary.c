@@ -53,16 +53,17 @@ void summary_print(struct rec *r)
 		t_unread += c->end.entries;
 		t_missed += c->missed_pages;
 	}
-	uint64_t raw = 0, stored = 0;
+	uint64_t raw = 0, stored = 0, file = r->w ? ftz_writer_bytes(r->w) : 0;
 	if (r->w)
 		ftz_writer_page_bytes(r->w, &raw, &stored);
+	segs_page_bytes(r, &raw, &stored, &file); /* a ring's segments, a series' earlier files */
 	fprintf(stderr, "  all %10llu %10llu %12llu %8llu %13llu %18llu\n", (unsigned long long)t_pages,
 		(unsigned long long)t_events, (unsigned long long)t_kread,
 		(unsigned long long)t_unread, (unsigned long long)t_lost,
 		(unsigned long long)t_missed);
-	fprintf(stderr, "  pages: %.2f MiB raw -> %.2f MiB compressed (%.1fx); file %.2f MiB\n",
+	fprintf(stderr, "  pages: %.2f MiB raw -> %.2f MiB compressed (%.1fx); %s %.2f MiB\n",
 		mib(raw), mib(stored), stored ? (double)raw / (double)stored : 0.0,
-		r->w ? mib(ftz_writer_bytes(r->w)) : 0.0);
+		r->segs ? "files written" : "file", mib(file));
 	segs_summary(r);
 	if (r->snap_rounds)
 		fprintf(stderr, "  function profiler: %u rounds of %zu per-CPU tables stored\n",

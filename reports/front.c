@@ -19,7 +19,7 @@
 
 /* Long-only common options get values above any character. */
 enum {
-	OPT_SINCE = 0x100, OPT_UNTIL, OPT_CPU, OPT_INCLUDE_FTREC, OPT_WALL, OPT_CSV,
+	OPT_SINCE = 0x100, OPT_UNTIL, OPT_CPU, OPT_INCLUDE_FTREC, OPT_RAGGED, OPT_WALL, OPT_CSV,
 	OPT_JSON, OPT_NO_HEADER, OPT_HELP,
 	OPT_REPORT = 0x200, /* + index into the report's options[] */
 };
@@ -28,9 +28,13 @@ static const struct common_option {
 	struct report_option o;
 	int val;
 } common_options[] = {
-	{ { "since", 0, "T", "only events at or after T (inclusive): seconds from the\n"
-	    "first event (1.5), or UTC wall-clock time HH:MM:SS[.frac] or\n"
-	    "ISO 8601 (2026-12-03T10:15:00.25Z; a +HH:MM offset allowed)" }, OPT_SINCE },
+	{ { "since", 0, "T", "only events at or after T (inclusive): trace-clock seconds\n"
+	    "as reports print them (39.334; with six decimals the printed\n"
+	    "microsecond, from half a us before), +SECS from the first event\n"
+	    "(+1.5; a number below the first event's time means the same),\n"
+	    "or UTC wall-clock time HH:MM:SS[.frac] or ISO 8601\n"
+	    "(2026-12-03T10:15:00.25Z; a +HH:MM offset allowed). Outside the\n"
+	    "capture: an error naming its span" }, OPT_SINCE },
 	{ { "until", 0, "T", "only events before T (exclusive); T as for --since" }, OPT_UNTIL },
 	{ { "pid", 'p', "PID", "only the process PID: every thread of it (tgid from\n"
 	    "the capture's tasks; a thread whose tgid the capture lacks\n"
@@ -39,6 +43,8 @@ static const struct common_option {
 	{ { "comm", 'n', "REGEX", "only tasks whose command name matches REGEX (POSIX extended)" }, 'n' },
 	{ { "cpu", 0, "LIST", "only these CPUs: 0,2-3" }, OPT_CPU },
 	{ { "include-ftrec", 0, NULL, "keep ftrec's own threads (left out by default)" }, OPT_INCLUDE_FTREC },
+	{ { "ragged", 0, NULL, "keep a ring's start where only some CPUs' events were kept\n"
+	    "(left out by default: reports start where every CPU is complete)" }, OPT_RAGGED },
 	{ { "wall", 0, NULL, "timestamps as UTC wall-clock time instead of trace-clock seconds" }, OPT_WALL },
 	{ { "csv", 0, NULL, "CSV (RFC 4180) instead of text" }, OPT_CSV },
 	{ { "json", 0, NULL, "one JSON document instead of text (see ftana(1))" }, OPT_JSON },
@@ -182,6 +188,7 @@ static int common_option(struct report_ctx *ctx, int val, const char *arg)
 	case 'n': return slice_parse_comm(s, arg);
 	case OPT_CPU: return slice_parse_cpus(s, arg);
 	case OPT_INCLUDE_FTREC: s->include_ftrec = true; return 0;
+	case OPT_RAGGED: s->ragged = true; return 0;
 	case OPT_WALL: s->wall = true; return 0;
 	case OPT_CSV:
 	case OPT_JSON: {
@@ -285,6 +292,8 @@ static int run_on_db(struct report_ctx *ctx, bool damaged)
 		msg_warn("the capture is damaged: this report covers what came before the damage");
 	fflush(stdout);
 	rc = ctx->def->run(ctx);
+	if (rc == 0)
+		slice_note_unmatched(&ctx->slice, ctx->db);
 	/* A document begun is closed even after an error: stdout stays valid JSON. */
 	if (rc == 0 || ctx->doc_open)
 		doc_end(ctx);

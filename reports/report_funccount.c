@@ -63,29 +63,16 @@ static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
 /*
- * The time the function events cover, within the slice's window: ftrec's own
- * start/stop times in the trace clock when the file has them (a quiet function still
- * counts over the whole -d), else the span of the events.
+ * The time the function events cover, within the slice's window: the time events
+ * could be recorded (slice.h from_ns/to_ns: tracing on to the stop, so a quiet function
+ * still counts over the whole -d, and the set-up before tracing on is not in it).
  */
 static void events_span(struct report_ctx *ctx, int64_t *t0, int64_t *len)
 {
-	int64_t start = 0, end = 0;
+	const struct slice *s = &ctx->slice;
 
-	if (!(db_meta_int(ctx->db, "start_trace_ns", &start) &&
-	      db_meta_int(ctx->db, "end_trace_ns", &end) && end > start)) {
-		int64_t dur = 0;
-
-		if (!db_meta_int(ctx->db, "first_ts", &start) ||
-		    !db_meta_int(ctx->db, "duration_ns", &dur))
-			start = dur = 0;
-		end = start + dur;
-	}
-	/* an event before ftrec's start (kept from an earlier use of the buffer) must not
-	 * land in an interval before the first */
-	if (ctx->slice.first_ts < start)
-		start = ctx->slice.first_ts;
-	*t0 = max64(start, ctx->slice.since_ns);
-	*len = max64(0, min64(end, ctx->slice.until_ns) - *t0);
+	*t0 = max64(s->from_ns, s->since_ns);
+	*len = max64(0, min64(s->to_ns, s->until_ns) - *t0);
 }
 
 /* The profiler's rounds whose calls are in the window: their span. */

@@ -27,6 +27,7 @@ static const char *const group_names[] = { "disk_type", "disk", "type", "comm" }
 
 struct iolat_opts {
 	bool queue;         /* -Q: start at block_rq_insert */
+	bool issuer;        /* --issuer: comm/pid (and -p/-n) the issuing task's, as iosnoop */
 	bool show_start;    /* -s: text STARTs column */
 	bool show_end;      /* -t: text ENDs column */
 	bool summary;       /* --summary */
@@ -40,13 +41,16 @@ struct iolat_opts {
 	const char *out, *col; /* its -o and --col, NULL: not given */
 };
 
-enum { OPT_QUEUE, OPT_START, OPT_END, OPT_DEV, OPT_SUMMARY, OPT_HIST, OPT_BY, OPT_INTERVAL,
+enum { OPT_QUEUE, OPT_ISSUER, OPT_START, OPT_END, OPT_DEV, OPT_SUMMARY, OPT_HIST, OPT_BY, OPT_INTERVAL,
        OPT_HEATMAP, OPT_OUT, OPT_COL };
 
 static const struct report_option options[] = {
 	[OPT_QUEUE] = { NULL, 'Q', NULL, "measure from the insert into the I/O scheduler (LATms as\n"
 			"iosnoop -Q); comm/pid are the inserter's; requests issued\n"
 			"directly (scheduler 'none') have no insert and are left out" },
+	[OPT_ISSUER] = { "issuer", 0, NULL, "comm/pid (and -p, -n) of the task that issued the request\n"
+			 "to the driver, as iosnoop shows it (often a kworker), instead\n"
+			 "of the task that submitted it (the insert's task)" },
 	[OPT_START] = { NULL, 's', NULL, "text: add the STARTs column (start_s)" },
 	[OPT_END] = { NULL, 't', NULL, "text: add the ENDs column (end_s)" },
 	[OPT_DEV] = { NULL, 'D', "MAJ,MIN", "only this disk (as in /proc/partitions)" },
@@ -72,6 +76,7 @@ static int option(struct report_ctx *ctx, int index, const char *arg)
 
 	switch (index) {
 	case OPT_QUEUE: o->queue = true; break;
+	case OPT_ISSUER: o->issuer = true; break;
 	case OPT_START: o->show_start = true; break;
 	case OPT_END: o->show_end = true; break;
 	case OPT_DEV:
@@ -188,7 +193,7 @@ static int select_rows(struct report_ctx *ctx)
 	const struct iolat_opts *o = ctx->opts;
 	sqlite3 *db = ctx->db;
 
-	if (args_setup(db) || args_set(db, "iolat_queue", o->queue) ||
+	if (args_setup(db) || args_set(db, "iolat_queue", o->queue) || args_set(db, "iolat_issuer", o->issuer) ||
 	    args_set(db, "iolat_dev", o->has_dev ? (int64_t)o->dev : -1) || args_set(db, "iolat_by", o->by) ||
 	    args_set(db, "iolat_step_ns", o->step_ns) ||
 	    db_exec_file(db, "schema/reports/iolat_report.sql"))
@@ -310,14 +315,22 @@ static int print_listing(struct report_ctx *ctx)
 static int print_summary(struct report_ctx *ctx)
 {
 	const struct iolat_opts *o = ctx->opts;
-	char *sql = ctx->fmt == OUT_TEXT ?
-		sqlite3_mprintf("SELECT coalesce(grp, 'all') AS \"%w\", count, round(iops, 1) AS iops, "
+	/* the group as columns of their own (disk and type apart: a key, not a string
+	 * with a space in it); the total row is labelled "all" in every format */
+	char *keys = o->by == BY_DISK_TYPE ?
+		sqlite3_mprintf("coalesce(substr(grp, 1, instr(grp, ' ') - 1), 'all') AS disk, "
+				"substr(grp, instr(grp, ' ') + 1) AS type") :
+		sqlite3_mprintf("coalesce(grp, 'all') AS \"%w\"", group_names[o->by]);
+	char *sql = !keys ? NULL : ctx->fmt == OUT_TEXT ?
+		sqlite3_mprintf("SELECT %s, count, round(iops, 1) AS iops, "
 				"round(mb_s, 3) AS mb_s, round(min_ms, 3) AS min_ms, "
 				"round(avg_ms, 3) AS avg_ms, round(p50_ms, 3) AS p50_ms, "
 				"round(p90_ms, 3) AS p90_ms, round(p99_ms, 3) AS p99_ms, "
-				"round(max_ms, 3) AS max_ms FROM iolat_summary", group_names[o->by]) :
-		sqlite3_mprintf("SELECT grp AS \"%w\", count, iops, mb_s, min_ms, avg_ms, p50_ms, "
-				"p90_ms, p99_ms, max_ms FROM iolat_summary", group_names[o->by]);
+				"round(max_ms, 3) AS max_ms FROM iolat_summary", keys) :
+		sqlite3_mprintf("SELECT %s, count, iops, mb_s, min_ms, avg_ms, p50_ms, "
+				"p90_ms, p99_ms, max_ms FROM iolat_summary", keys);
+
+	sqlite3_free(keys);
 	int rc = sql ? doc_table(ctx, "summary", sql) : msg_error("out of memory");
 
 	sqlite3_free(sql);
@@ -544,7 +557,7 @@ const struct report_def report_iolat_def = {
 	"    disk (DEV: \"MAJ,MIN\"), sector (BLOCK: 512-byte sector), bytes (BYTES),\n"
 	"    que_ms (QUEms: insert -> issue, ms, null without an insert), lat_ms (LATms:\n"
 	"    start -> completion, ms)\n"
-	"  --summary: disk_type (or the --by column; null/\"all\" on the total row), count,\n"
+	"  --summary: disk and type (or the --by column; \"all\" on the total row), count,\n"
 	"    iops, mb_s (10^6 bytes/s) per second of the report's time, min_ms avg_ms p50_ms\n"
 	"    p90_ms p99_ms max_ms (nearest-rank percentiles)\n"
 	"  --hist: the group column, low_us, high_us (low_us <= latency in us <= high_us), count\n"

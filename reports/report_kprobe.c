@@ -96,6 +96,9 @@ static int run(struct report_ctx *ctx)
 	char *sql;
 	int rc;
 
+	if (ctx->header && ctx->fmt == OUT_TEXT)
+		return msg_error("-H: the text listing is the kernel's line format, with no header "
+				 "line (--csv and --json name their columns)");
 	if (kprobe_views(db) || (stacks && stacks_views(db)))
 		return -1;
 	if (!(st = db_prepare(db, "SELECT count(*) FROM kprobe_tables WHERE ?1 IS NULL OR name = ?1")))

@@ -86,7 +86,12 @@ static int run(struct report_ctx *ctx)
 	if (!db_has_table(ctx->db, "stacks") &&
 	    db_stand_in(ctx->db, "stacks", "stack_id, depth, addr, symbol"))
 		return -1;
-	if (o->folded && !db_meta_int(ctx->db, "stacktrace", &(int64_t){ 0 }))
+	/* the stacks themselves, not a key: a trace.dat has none, stacktrace=0 is a key too */
+	sqlite3_stmt *st = o->folded ? db_prepare(ctx->db, "SELECT 1 FROM stacks LIMIT 1") : NULL;
+	bool stacks = st && sqlite3_step(st) == SQLITE_ROW;
+
+	sqlite3_finalize(st);
+	if (o->folded && !stacks)
 		msg_warn("this capture has no stacks (record with -s): every line is "
 			    "\"comm;[no stack]\"");
 	if (stacks_views(ctx->db) ||

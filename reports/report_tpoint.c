@@ -226,9 +226,12 @@ static void own_header(struct tpoint *tp, const struct dec_event *ev)
 	struct tep_handle *tep = dec_tep(tp->d);
 	int p = event_pid(tp, ev);
 
+	/* rounded to the microsecond, as libtraceevent prints the lines around it */
+	unsigned long long us = (ev->ts + 500) / 1000;
+
 	trace_seq_printf(&tp->s, "%16s-%-7d [%03d] %6llu.%06llu: ",
 			 p >= 0 ? tep_data_comm_from_pid(tep, p) : "<...>", p, ev->cpu,
-			 ev->ts / 1000000000, ev->ts / 1000 % 1000000);
+			 us / 1000000, us % 1000000);
 }
 
 /* TEXT is "<stack trace>" (a kernel_stack event), or NULL for the event's own text. */
@@ -614,6 +617,12 @@ static int run(struct report_ctx *ctx)
 	sqlite3_stmt *row = NULL;
 	int rc = -1;
 
+	if (ctx->header && ctx->fmt == OUT_TEXT)
+		return msg_error("-H: the text listing is the kernel's line format, with no header "
+				 "line (--csv and --json name their columns)");
+	if (ctx->slice.wall && ctx->fmt == OUT_TEXT)
+		return msg_error("--wall: the text listing is the kernel's line format, in trace-clock "
+				 "seconds (--csv and --json give wall-clock times with --wall)");
 	if (check_capture(capture) < 0)
 		return -1;
 	struct dec *d = dec_open(capture);

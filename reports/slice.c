@@ -105,6 +105,16 @@ static const char *parse_frac(const char *p, int64_t *ns)
 	return p;
 }
 
+/* a + b, held at the int64 extremes (file-controlled offsets must not overflow) */
+static int64_t sat_add(int64_t a, int64_t b)
+{
+	int64_t r;
+
+	if (__builtin_add_overflow(a, b, &r))
+		return b > 0 ? INT64_MAX : INT64_MIN;
+	return r;
+}
+
 /* "HH:MM:SS[.frac]" at p: seconds of the day in ns; the rest in *rest. */
 static bool parse_hms(const char *p, int64_t *ns, const char **rest)
 {
@@ -136,16 +146,16 @@ static int parse_time(const struct slice *s, const char *opt, const char *arg, i
 		if (!s->have_wall)
 			return msg_error("%s '%s': this capture has no wall-clock start "
 					    "time; give seconds from the first event", opt, arg);
-		int64_t first_wall = s->first_ts + s->wall_offset_ns;
+		int64_t first_wall = sat_add(s->first_ts, s->wall_offset_ns);
 
 		if (parse_hms(arg, &wall, &rest) && !*rest) {
 			int64_t day = first_wall / NS_PER_DAY * NS_PER_DAY;
 
-			wall += day;
-			if (wall < first_wall - NS_PER_DAY / 2)
-				wall += NS_PER_DAY;
-			else if (wall >= first_wall + NS_PER_DAY / 2)
-				wall -= NS_PER_DAY;
+			wall = sat_add(wall, day);
+			if (wall < sat_add(first_wall, -NS_PER_DAY / 2))
+				wall = sat_add(wall, NS_PER_DAY);
+			else if (wall >= sat_add(first_wall, NS_PER_DAY / 2))
+				wall = sat_add(wall, -NS_PER_DAY);
 		} else {
 			struct tm tm = { 0 };
 			int n = 0, y, mo, d;
@@ -157,7 +167,12 @@ static int parse_time(const struct slice *s, const char *opt, const char *arg, i
 			tm.tm_year = y - 1900;
 			tm.tm_mon = mo - 1;
 			tm.tm_mday = d;
-			wall += (int64_t)timegm(&tm) * NS_PER_S;
+			int64_t day_ns;
+
+			/* year 2262 and later overflow ns since the epoch: after any capture */
+			if (__builtin_mul_overflow((int64_t)timegm(&tm), NS_PER_S, &day_ns))
+				day_ns = INT64_MAX;
+			wall = sat_add(wall, day_ns);
 			if (*rest == 'Z') {
 				rest++;
 			} else if (*rest == '+' || *rest == '-') {
@@ -165,34 +180,70 @@ static int parse_time(const struct slice *s, const char *opt, const char *arg, i
 
 				if (sscanf(rest + 1, "%2d:%2d%n", &oh, &om, &n) != 2 || n != 5 || oh > 23 || om > 59)
 					goto bad;
-				wall -= (*rest == '+' ? 1 : -1) * ((int64_t)oh * 3600 + om * 60) * NS_PER_S;
+				wall = sat_add(wall, (*rest == '+' ? -1 : 1) * ((int64_t)oh * 3600 + om * 60) * NS_PER_S);
 				rest += 1 + n;
 			}
 			if (*rest)
 				goto bad;
 		}
-		*out = wall - s->wall_offset_ns;
+		*out = wall == INT64_MAX ? wall : sat_add(wall, -s->wall_offset_ns);
 		return 0;
 	}
-	/* seconds from the first event */
+	/* +SECS: seconds from the first event; SECS: trace-clock seconds as listings print
+	 * them, or, below the first event's, seconds from it (older command lines) */
 	const char *p = arg;
 	char *end;
+	bool relative = *p == '+';
 
-	if (*p == '+')
+	if (relative)
 		p++;
 	errno = 0;
 	long long secs = strtoll(p, &end, 10);
 	if (end == p || secs < 0 || secs > 100LL * 365 * 86400 || errno)
 		goto bad;
-	if (*end == '.' && !(end = (char *)parse_frac(end + 1, &frac)))
+	const char *dot = *end == '.' ? end : NULL;
+
+	if (dot && !(end = (char *)parse_frac(end + 1, &frac)))
 		goto bad;
 	if (*end)
 		goto bad;
-	*out = s->first_ts + secs * NS_PER_S + frac;
+	int64_t t = secs * NS_PER_S + frac;
+
+	if (!relative && t >= s->abs_from_ns) {
+		/* six decimals: a time as the text reports print it, rounded to the
+		 * microsecond; it stands for the events printed so, from half a us before */
+		if (dot && end - dot == 7)
+			t -= 500;
+		*out = t;
+		return 0;
+	}
+	*out = sat_add(s->first_ts, t);
 	return 0;
 bad:
-	return msg_error("bad %s '%s' (seconds from the first event, HH:MM:SS[.frac] "
-			    "or YYYY-MM-DDTHH:MM:SS[.frac][Z|+HH:MM], UTC)", opt, arg);
+	return msg_error("bad %s '%s' (trace-clock seconds as reports print them, +SECS from "
+			    "the first event, HH:MM:SS[.frac] or YYYY-MM-DDTHH:MM:SS[.frac][Z|+HH:MM], UTC)",
+			    opt, arg);
+}
+
+/* --since/--until outside the capture: an error naming its span (the window is empty). */
+static int outside(const struct slice *s, const char *opt, const char *arg)
+{
+	char span[160];
+	int n = snprintf(span, sizeof(span), "%.6f to %.6f s of the trace clock",
+			 s->first_ts / 1e9, s->last_ts / 1e9);
+
+	if (s->have_wall && n > 0 && (size_t)n < sizeof(span)) {
+		time_t a = (time_t)(sat_add(s->first_ts, s->wall_offset_ns) / NS_PER_S);
+		time_t b = (time_t)(sat_add(s->last_ts, s->wall_offset_ns) / NS_PER_S);
+		struct tm ta, tb;
+		char wa[32], wb[32];
+
+		if (gmtime_r(&a, &ta) && gmtime_r(&b, &tb) &&
+		    strftime(wa, sizeof(wa), "%Y-%m-%dT%H:%M:%SZ", &ta) &&
+		    strftime(wb, sizeof(wb), "%Y-%m-%dT%H:%M:%SZ", &tb))
+			snprintf(span + n, sizeof(span) - (size_t)n, " (UTC %s to %s)", wa, wb);
+	}
+	return msg_error("%s %s: outside the capture, whose events span %s", opt, arg, span);
 }
 
 int slice_check_time(const char *opt, const char *arg)
@@ -375,7 +426,9 @@ static void slice_whole_func(sqlite3_context *c, int argc, sqlite3_value **argv)
 
 	(void)argc;
 	(void)argv;
-	sqlite3_result_int(c, !s->since_arg && !s->until_arg && !s->cpus);
+	/* with --ragged on a ring, the window starts before the totals' (complete_from_ns) */
+	sqlite3_result_int(c, !s->since_arg && !s->until_arg && !s->edge_cut && !s->cpus &&
+			      s->from_ns == s->complete_ns);
 }
 
 /* report_ts(ts): seconds (REAL), or with --wall the UTC time as text. */
@@ -391,7 +444,7 @@ static void report_ts_func(sqlite3_context *c, int argc, sqlite3_value **argv)
 		sqlite3_result_double(c, ts / 1e9);
 		return;
 	}
-	int64_t wall = ts + s->wall_offset_ns;
+	int64_t wall = sat_add(ts, s->wall_offset_ns);
 	time_t secs = (time_t)(wall / NS_PER_S - (wall % NS_PER_S < 0));
 	int64_t ns = wall - (int64_t)secs * NS_PER_S;
 	struct tm tm;
@@ -475,7 +528,7 @@ static int window_ids(struct slice *s, sqlite3 *db)
 
 	s->lo_id = INT64_MIN;
 	s->hi_id = INT64_MAX;
-	if (!s->since_arg && !s->until_arg)
+	if (!s->since_arg && !s->until_arg && !s->edge_cut)
 		return 0;
 	if (!db_has_table(db, "event_types") ||
 	    sqlite3_prepare_v2(db, "SELECT table_name FROM event_types WHERE table_name "
@@ -500,32 +553,85 @@ static int window_ids(struct slice *s, sqlite3 *db)
 	return 0;
 }
 
+/*
+ * The time events could be recorded (import_meta.c writes it): from tracing on, or
+ * where every CPU of a ring is complete, to the stop. Without --since, a ragged start
+ * is left out, said once; --ragged keeps it, from the first event kept.
+ */
+static void resolve_span(struct slice *s, sqlite3 *db)
+{
+	int64_t from = 0, complete = 0, to = 0, ignored;
+
+	s->have_span = true;
+	if (!db_meta_int(db, "traced_from_ns", &from) || !db_meta_int(db, "complete_from_ns", &complete) ||
+	    !db_meta_int(db, "traced_until_ns", &to)) {
+		from = complete = s->first_ts; /* a database of an older ftana */
+		to = s->last_ts;
+		s->have_span = db_meta_int(db, "first_ts", &ignored);
+	}
+	if (complete > from && !s->ragged) {
+		from = complete;
+		if (!s->since_arg && complete > s->since_ns && complete < s->until_ns) {
+			s->since_ns = complete;
+			s->edge_cut = true;
+			msg_warn("from %.6f s: before it, a ring kept some CPUs' events only "
+				 "(%.3f s left out; --ragged keeps them)", complete / 1e9,
+				 (complete - s->first_ts) / 1e9);
+		}
+	} else if (complete > from) {
+		from = s->first_ts < complete ? s->first_ts : complete;
+	}
+	s->complete_ns = complete;
+	s->from_ns = from;
+	s->to_ns = to > from ? to : from;
+}
+
 int slice_resolve(struct slice *s, sqlite3 *db)
 {
 	s->since_ns = INT64_MIN;
 	s->until_ns = INT64_MAX;
 	s->have_wall = db_meta_int(db, "wall_offset_ns", &s->wall_offset_ns);
-	if (!db_meta_int(db, "first_ts", &s->first_ts))
+	bool known = db_meta_int(db, "first_ts", &s->first_ts);
+
+	if (!known)
 		s->first_ts = 0;
-	if (!db_meta_int(db, "last_ts", &s->last_ts))
+	if (!db_meta_int(db, "last_ts", &s->last_ts)) {
 		s->last_ts = s->first_ts;
+		known = false;
+	}
+	/* a plain number at or after tracing on (or the first event) is a trace-clock time */
+	int64_t on;
+
+	s->abs_from_ns = db_meta_int(db, "traced_from_ns", &on) && on < s->first_ts ? on : s->first_ts;
 	if (s->wall && !s->have_wall)
 		msg_warn("--wall: this capture has no wall-clock start time: "
 			    "timestamps stay trace-clock seconds");
 	if ((s->since_arg && parse_time(s, "--since", s->since_arg, &s->since_ns)) ||
 	    (s->until_arg && parse_time(s, "--until", s->until_arg, &s->until_ns)))
 		return -1;
+	/* (a .db made by hand may not say where its events are: nothing to check) */
+	if (known && s->since_arg && s->since_ns > s->last_ts)
+		return outside(s, "--since", s->since_arg);
+	if (known && s->until_arg && s->until_ns <= s->first_ts)
+		return outside(s, "--until", s->until_arg);
 	if (s->until_ns <= s->since_ns)
 		return msg_error("--until is not after --since: the window is empty");
+	resolve_span(s, db);
 	if (load_tasks(s, db) || load_ftrec_tids(s, db) || window_ids(s, db))
 		return -1;
 
+	char span[64] = "NULL, NULL";
+	if (s->have_span)
+		snprintf(span, sizeof(span), "%lld, %lld",
+			 (long long)(s->from_ns > s->since_ns ? s->from_ns : s->since_ns),
+			 (long long)(s->to_ns < s->until_ns ? s->to_ns : s->until_ns));
 	char *sql = sqlite3_mprintf(
 		"DROP TABLE IF EXISTS temp.slice;"
-		"CREATE TEMP TABLE slice(since_ns INTEGER, until_ns INTEGER, lo_id INTEGER, hi_id INTEGER);"
-		"INSERT INTO temp.slice VALUES(%lld, %lld, %lld, %lld)",
+		"CREATE TEMP TABLE slice(since_ns INTEGER, until_ns INTEGER, lo_id INTEGER, hi_id INTEGER,"
+		" span_from_ns INTEGER, span_to_ns INTEGER);"
+		"INSERT INTO temp.slice VALUES(%lld, %lld, %lld, %lld, %s)",
 		(long long)s->since_ns, (long long)s->until_ns, (long long)s->lo_id,
-		(long long)s->hi_id);
+		(long long)s->hi_id, span);
 	int rc = sql ? sqlite3_exec(db, sql, NULL, NULL, NULL) : SQLITE_NOMEM;
 
 	sqlite3_free(sql);
@@ -540,4 +646,72 @@ int slice_resolve(struct slice *s, sqlite3 *db)
 				    slice_whole_func, NULL, NULL) != SQLITE_OK)
 		return msg_error("%s", sqlite3_errmsg(db));
 	return 0;
+}
+
+/* --- filters that matched nothing --- */
+
+static int64_t count_query(sqlite3 *db, const char *sql, int64_t arg)
+{
+	sqlite3_stmt *st;
+	int64_t n = -1; /* unknown: the database cannot say */
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, arg);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
+
+/* Does -p name a process or thread of the capture: in tasks (pid or tgid), or on an
+ * event of an imported table (a task saved_cmdlines forgot)? */
+static bool pid_seen(const struct slice *s, sqlite3 *db)
+{
+	for (size_t i = 0; i < s->nr_tasks; i++)
+		if (s->tasks[i].pid == s->pid || s->tasks[i].tgid == s->pid)
+			return true;
+	return count_query(db, "SELECT EXISTS (SELECT 1 FROM events WHERE pid = ?1)", s->pid) != 0;
+}
+
+void slice_note_unmatched(const struct slice *s, sqlite3 *db)
+{
+	if (s->pid >= 0 && !pid_seen(s, db))
+		msg_warn("-p %lld: no process or thread of that id in this capture (%zu tasks known)",
+			 (long long)s->pid, s->nr_tasks);
+	if (s->tid >= 0 && count_query(db, "SELECT EXISTS (SELECT 1 FROM tasks WHERE pid = ?1) OR "
+				       "EXISTS (SELECT 1 FROM events WHERE pid = ?1)", s->tid) == 0)
+		msg_warn("-L %lld: no thread of that id in this capture (%zu tasks known)",
+			 (long long)s->tid, s->nr_tasks);
+	if (s->comm_re) {
+		size_t hit = 0;
+
+		for (size_t i = 0; i < s->nr_tasks; i++)
+			hit += s->tasks[i].comm_match;
+		if (!hit)
+			msg_warn("-n '%s': no task name in this capture matches (%zu tasks known)",
+				 s->comm_re, s->nr_tasks);
+	}
+	if (s->cpus && db_has_table(db, "cpu_spans")) {
+		sqlite3_stmt *st;
+		char have[256] = "";
+		size_t len = 0;
+		bool any = false;
+
+		if (sqlite3_prepare_v2(db, "SELECT cpu FROM cpu_spans ORDER BY cpu", -1, &st, NULL) != SQLITE_OK)
+			return;
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			int64_t cpu = sqlite3_column_int64(st, 0);
+
+			if (cpu >= 0 && cpu < MAX_CPU && (s->cpus[cpu / 64] & (1ull << (cpu % 64))))
+				any = true;
+			if (len < sizeof(have) - 24)
+				len += (size_t)snprintf(have + len, sizeof(have) - len, "%s%lld",
+							len ? "," : "", (long long)cpu);
+		}
+		sqlite3_finalize(st);
+		if (!any)
+			msg_warn("--cpu %s: no event of this capture is on those CPUs (events on CPUs %s)",
+				 s->cpu_arg, len ? have : "none");
+	}
 }

@@ -13,7 +13,14 @@
  *   temp.slice              one row: since_ns, until_ns, lo_id, hi_id (the int64
  *                           extremes when unbounded), for `id BETWEEN lo_id AND hi_id`
  *                           (events are numbered in time order, so a window is one
- *                           rowid range of every event table)
+ *                           rowid range of every event table); span_from_ns,
+ *                           span_to_ns: the time events could be recorded within the
+ *                           window, what rates divide by (NULL when the database
+ *                           does not say)
+ *   slice_whole()           1 when the slice is the whole capture in time and CPUs
+ * A ring whose CPUs kept different stretches (a trimmed --ring, --kernel-ring) starts
+ * by default where every CPU is complete (meta complete_from_ns), with a note;
+ * --ragged keeps the part before.
  */
 #ifndef REPORTS_SLICE_H
 #define REPORTS_SLICE_H
@@ -36,11 +43,19 @@ struct slice {
 	uint64_t *cpus;             /* bitmap of --cpu */
 	size_t nr_cpu_words;
 	bool include_ftrec;         /* --include-ftrec: keep ftrec's own threads */
+	bool ragged;                /* --ragged: keep a ring's start where CPUs are incomplete */
 	bool wall;                  /* --wall: report_ts() gives UTC wall-clock time */
 	bool wall_iso;              /* ... as ISO 8601 (CSV, JSON) rather than HH:MM:SS */
 	/* From the database: */
 	int64_t first_ts, last_ts, wall_offset_ns;
+	int64_t abs_from_ns;        /* SECS at or after this: trace-clock seconds, else from first */
 	bool have_wall;
+	/* The time events could be recorded, as the slice takes it (meta traced_from_ns /
+	 * complete_from_ns / traced_until_ns, else first_ts / last_ts): rates are per
+	 * second of [from_ns, to_ns) within [since_ns, until_ns). */
+	int64_t from_ns, to_ns, complete_ns;
+	bool have_span;             /* the database knows it (a hand-made .db may not) */
+	bool edge_cut;              /* since_ns was moved to where every CPU is complete */
 	struct slice_task *tasks;   /* sorted by pid: tgid, comm match */
 	size_t nr_tasks;
 	int64_t *ftrec_tids;        /* sorted */
@@ -67,6 +82,9 @@ int slice_resolve(struct slice *s, sqlite3 *db);
 bool slice_match(const struct slice *s, int64_t ts, int64_t cpu, int64_t pid);
 /* Is the task filter (-p/-L/-n, ftrec's threads) passed by pid? */
 bool slice_task_match(const struct slice *s, int64_t pid);
+/* After the report: one note when the task or CPU filter matched nothing in the
+ * capture, naming what it has (a header alone must not pass for "no events"). */
+void slice_note_unmatched(const struct slice *s, sqlite3 *db);
 /* Is any slice option given (besides leaving out ftrec's threads)? */
 bool slice_active(const struct slice *s);
 /* The suffix of a timestamp column's name: "_s", or "_wall" with --wall. */

@@ -23,7 +23,7 @@ CREATE TABLE derived.offcpu (
 	off_ns, runq_ns, waker_pid, waker_comm);
 
 -- Per task (pid != 0), what `report summary` shows with no slice, over the capture's
--- window (meta first_ts..last_ts): on-CPU time clipped to it (cpu_ns over slices of
+-- window (meta complete_from_ns..traced_until_ns): on-CPU time clipped to it (cpu_ns over slices of
 -- positive length; comm: the name in the slice ending last) and run-queue waits of
 -- status 'ok' (runq_comm: the greatest name, as max(comm)). import/derive_sched_totals.c.
 CREATE TABLE derived.sched_tasks (

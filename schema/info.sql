@@ -14,6 +14,12 @@ UNION ALL SELECT 5, 'started', (SELECT datetime(value / 1000000000, 'unixepoch')
 	FROM m WHERE key = 'start_wall_ns')
 UNION ALL SELECT 6, 'duration', (SELECT printf('%.6f s (first to last event)', value / 1e9)
 	FROM m WHERE key = 'duration_ns')
+UNION ALL SELECT 6, 'recorded', (SELECT printf('%.6f s (tracing on %.6f to stop %.6f, trace clock s)',
+	(e.value - f.value) / 1e9, f.value / 1e9, e.value / 1e9)
+	FROM m f, m e WHERE f.key = 'traced_from_ns' AND e.key = 'traced_until_ns')
+UNION ALL SELECT 6, 'complete', (SELECT printf('every CPU from %.6f s: before it a ring kept some CPUs'' events only (%.6f s; reports start there unless --ragged)',
+	c.value / 1e9, (c.value - f.value) / 1e9)
+	FROM m c, m f WHERE c.key = 'complete_from_ns' AND f.key = 'first_ts' AND c.value + 0 > f.value + 0)
 UNION ALL SELECT 7, 'cpus', (SELECT value FROM m WHERE key = 'nr_cpus')
 UNION ALL SELECT 8, 'command', (SELECT value FROM m WHERE key = 'cmdline')
 UNION ALL SELECT 9, 'end', (SELECT value FROM m WHERE key = 'end_state') ||

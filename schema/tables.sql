@@ -62,8 +62,20 @@
 -- pages, page_bytes_raw, page_bytes_stored, bad_pages, events_total,
 -- stacks_attached, stacks_orphan, unknown_events (events whose type has no
 -- format in the recording: not imported), end_state (clean | no-end-section | damaged),
--- damage_offset, damage_reason, source (the .ftz), source_size, source_mtime_ns.
+-- damage_offset, damage_reason, source (the .ftz), source_size, source_mtime_ns,
+-- traced_from_ns, complete_from_ns, traced_until_ns (capture_window).
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
+
+-- The time events could be recorded, trace clock ns as ts: start_ts = tracing on
+-- (END traced_from_trace_ns; files of older ftrec: the first event, ftrec's start
+-- marker), end_ts = the stop (END end_trace_ns; after a crash the last event),
+-- complete_from_ts = from when every CPU is complete (later than start_ts where a
+-- ring dropped each CPU's oldest pages: a trimmed --ring, --kernel-ring). Reports
+-- start at complete_from_ts and divide rates by the time to end_ts.
+CREATE VIEW capture_window AS
+SELECT (SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'traced_from_ns') AS start_ts,
+       (SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'complete_from_ns') AS complete_from_ts,
+       (SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'traced_until_ns') AS end_ts;
 
 -- Every event format the recording carries; table_name is NULL when no event of
 -- the type occurred; count = events of the type in the capture. A database holds

@@ -11,12 +11,24 @@
 #                                      switched off); then write to the file COUNT
 #                                      how many writes succeeded (tests/
 #                                      test_record_disk_ring.sh: the ground truth)
+#   ring_load.py paced CPU N PERIOD_MS SECONDS
+#                                      on CPU only: N getppid() every PERIOD_MS ms
+#                                      for SECONDS (tests/test_capture_window.sh:
+#                                      a stream of known density per CPU)
 import os
 import sys
 import time
 
 mode = sys.argv[1]
-if mode == "stream":
+if mode == "paced":
+    os.sched_setaffinity(0, {int(sys.argv[2])})
+    n, period, secs = int(sys.argv[3]), float(sys.argv[4]) / 1000, float(sys.argv[5])
+    start = time.monotonic()
+    while time.monotonic() - start < secs:
+        for _ in range(n):
+            os.getppid()
+        time.sleep(period)
+elif mode == "stream":
     end = time.monotonic() + float(sys.argv[2])
     while time.monotonic() < end:
         for _ in range(1000):
@@ -46,4 +58,4 @@ elif mode == "markers":
     with open(count_file, "w") as f:
         f.write("%d\n" % n)
 else:
-    sys.exit("usage: ring_load.py stream SECONDS | once DELAY getpid|getppid | markers MARKER RATE SECONDS COUNT")
+    sys.exit("usage: ring_load.py paced CPU N PERIOD_MS SECONDS | stream SECONDS | once DELAY getpid|getppid | markers MARKER RATE SECONDS COUNT")

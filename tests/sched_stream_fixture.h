@@ -281,8 +281,8 @@ static sqlite3 *random_db(uint64_t seed, int events)
 	int window = pick(&s.r, 3);
 
 	if (window)
-		fx_exec(s.db, "INSERT INTO meta SELECT 'first_ts', min(ts) + %d FROM sched_switch;"
-			"INSERT INTO meta SELECT 'last_ts', max(ts) + %d FROM sched_switch",
+		fx_exec(s.db, "INSERT INTO meta SELECT 'complete_from_ns', min(ts) + %d FROM sched_switch;"
+			"INSERT INTO meta SELECT 'traced_until_ns', max(ts) + %d FROM sched_switch",
 			window == 1 ? -pick(&s.r, 100) : 1 + pick(&s.r, 20000),
 			window == 1 ? pick(&s.r, 100) : -1 - pick(&s.r, 20000));
 	fx_exec(s.db, "INSERT INTO tasks VALUES (0, 0, 'swapper/0')");

@@ -225,9 +225,9 @@ static void check_totals(sqlite3 *db, const char *mine)
 	char *offcpu = sqlite3_mprintf(mine, "offcpu"), *tasks = sqlite3_mprintf(mine, "sched_tasks");
 	char *statuses = sqlite3_mprintf(mine, "sched_statuses");
 	static const char window[] =
-		"w AS (SELECT coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'first_ts'),"
+		"w AS (SELECT coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'complete_from_ns'),"
 		" (SELECT min(ts) FROM sched_switch)) AS t0,"
-		" coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'last_ts'),"
+		" coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'traced_until_ns'),"
 		" (SELECT max(ts) FROM sched_switch)) AS t1)";
 
 	fx_exec(db, "CREATE TABLE IF NOT EXISTS main.meta (key, value)");
@@ -375,6 +375,19 @@ static void test_mismatch(void **state)
 	assert_string_equal(fx_text(db, "SELECT status FROM main.runq_waits WHERE run_ts = 300"),
 			    "no_switch_out");
 	fx_close(db);
+	/* Seen running while queued: 70 is preempted at 100 on CPU 0, then switches out
+	 * of CPU 1 at 300 (its switch-in there not in the capture: CPU 1 ran 80). It ran:
+	 * its wait before the switch-in at 400 is from 300 (100 ns), not from 100. */
+	db = new_db(T_WAKEUP);
+	sw(db, 100, 0, 70, R, 0);
+	sw(db, 150, 1, 0, R, 80);
+	sw(db, 300, 1, 70, RPLUS, 0);
+	sw(db, 400, 0, 0, R, 70);
+	check(db);
+	assert_string_equal(fx_text(db, "SELECT status FROM main.oncpu WHERE start_ts = 150"), "mismatch");
+	assert_string_equal(fx_text(db, "SELECT status || ' ' || queued_ts || ' ' || wait_ns FROM "
+				    "main.runq_waits WHERE run_ts = 400"), "ok 300 100");
+	fx_close(db);
 }
 
 /* Losses: on CPU 1 between its events at 150 and 350 (a wait on CPU 0 across the
@@ -410,7 +423,9 @@ static void test_losses(void **state)
 				    "WHERE pid = 10 ORDER BY on_id)"), "lost_events,lost_events");
 	assert_string_equal(fx_text(db, "SELECT group_concat(status || coalesce(wait_ns, '-'), ',') FROM "
 				    "(SELECT * FROM main.runq_waits WHERE pid = 20 ORDER BY run_id)"),
-			    "no_start-,no_switch_out-"); /* its slice across the loss has no end */
+			    "no_start-,lost_events-"); /* its slice across the loss still ends at 350
+							* (it left the CPU then, runnable): the wait from
+							* 350 to 1000 overlaps CPU 1's losses */
 	fx_close(db);
 	/* the same without the wakeup tables, and through sched_views */
 	db = new_db(T_LOST);

@@ -12,7 +12,8 @@
 #     marker text hold quotes, backslashes, control bytes and invalid UTF-8 stays valid
 #     JSON, with those names kept;
 #   - the slice options select what the `calls` rows say; refusals are one line; the
-#     input is never overwritten; a cut capture exports what came before (exit 3).
+#     input is never overwritten; a cut capture exports what came before (exit 3);
+#   - a capture with nothing to draw is an error (no empty timeline); -o - is stdout.
 . "$(dirname "$0")/lib.sh"
 FTANA=${FTANA:-$ROOT_DIR/$BUILD/san/ftana}
 require_bin "$FTANA"
@@ -70,6 +71,25 @@ for ftz in "$ROOT_DIR"/samples/*.ftz; do
 	cp "$ftz" "$tmp/$name.ftz"
 	check_capture "$name" "$tmp/$name.ftz"
 done
+
+# ---------------------------------------------------------------- nothing to draw; -o -
+# A kprobe capture has no switches, calls, I/O or markers but ftrec's own start marker
+# (left out without --include-ftrec): an error, no file, not an empty timeline.
+cp "$ROOT_DIR/samples/kprobe_read.ftz" "$tmp/kp.ftz"
+"$FTANA" export "$tmp/kp.ftz" -o "$tmp/kp.json" >/dev/null 2>"$tmp/err"
+assert_eq "nothing to draw: exit 1" 1 "$?"
+assert_one_line_error "nothing to draw: one line" "$tmp/err" "nothing to draw"
+[ -e "$tmp/kp.json" ] && fail "nothing to draw: a document was written" || pass "nothing to draw: no document"
+assert_eq "nothing to draw: the capture has no drawable rows (sql)" 0 \
+	"$(sql "$tmp/kp.ftz" "select count(*) from events where type in ('sched_switch', 'funcgraph_entry', 'block_rq_issue') or (type = 'print' and instr(' ' || (select value from meta where key = 'ftrec_tids') || ' ', ' ' || pid || ' ') = 0)")"
+# -o - is standard output (as for the reports' --svg): the same document as -o FILE
+cp "$ROOT_DIR/samples/iolat.ftz" "$tmp/io.ftz"
+(cd "$tmp" && "$FTANA" export io.ftz -o io.json >/dev/null 2>&1)
+(cd "$tmp" && "$FTANA" export io.ftz -o - >"$tmp/io.stdout" 2>"$tmp/err")
+assert_eq "-o -: exit 0" 0 "$?"
+assert_eq "-o -: the document on stdout, byte for byte" "$(md5sum <"$tmp/io.json")" "$(md5sum <"$tmp/io.stdout")"
+[ -e "$tmp/-" ] && fail "-o -: a file named - was written" || pass "-o -: no file named -"
+assert_contains "-o -: the counts on stderr" "$tmp/err" "^\(stdout\): "
 
 # ---------------------------------------------------------------- a hand-made, hostile capture
 # Two CPUs: sched_switch runs, function_graph calls (a completed one with a callee, one
@@ -250,7 +270,8 @@ expect_refusal "two inputs" "unexpected argument" "$src" "$src" -o "$tmp/x.json"
 expect_refusal "bad --since" "bad --since 'soon'" "$src" --since soon -o "$tmp/x.json"
 expect_refusal "bad --cpu" "bad --cpu 'x'" "$src" --cpu x -o "$tmp/x.json"
 expect_refusal "bad -p" "bad -p '-3'" "$src" -p -3 -o "$tmp/x.json"
-expect_refusal "empty window" "until is not after --since" "$src" --since 2 --until 1 -o "$tmp/x.json"
+expect_refusal "empty window" "until is not after --since" "$src" --since +0.02 --until +0.01 -o "$tmp/x.json"
+expect_refusal "a window after the capture" "since \+2: outside the capture, whose events span" "$src" --since +2 -o "$tmp/x.json"
 expect_refusal "missing input" "nothing.ftz" "$tmp/nothing.ftz" -o "$tmp/x.json"
 sum=$(sha256sum <"$src")
 expect_refusal "output is the input" "is the input" "$src" -o "$src"

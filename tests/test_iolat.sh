@@ -66,9 +66,22 @@ csv -Q >"$work/ours_q.csv" || fail "ftana report iolat -Q --csv failed"
 assert_eq "CSV columns" "start_s,end_s,comm,pid,type,disk,sector,bytes,que_ms,lat_ms" \
 	"$(head -n 1 "$work/ours.csv")"
 
-# An I/O is known by its block, and belongs to the task that submitted it: -Q's PID
-# (the inserter). The plain listing's PID is the task that issued it to the driver,
-# which on a loaded host is now and then a kworker dispatching dd's queued request.
+# An I/O is known by its block, and belongs to the task that submitted it: the
+# listing's PID (the inserter when there is an insert). --issuer's PID is the task that
+# issued it to the driver (iosnoop's), now and then a kworker dispatching dd's queued
+# request: those are dd's blocks too, and nobody else's.
+assert_eq "dd's I/Os (its own count, N) all under dd's pid by default" "$N" \
+	"$(awk -F, -v p="$ddpid" '$4 == p && $3 == "dd" && $8 == 65536' "$work/ours.csv" | wc -l)"
+csv --issuer >"$work/ours_i.csv" || fail "ftana report iolat --issuer --csv failed"
+iss=$(awk -F, -v p="$ddpid" 'NR == FNR { if ($4 == p && $8 == 65536) dd[$7]; next }
+	FNR > 1 && $7 in dd { if ($4 == p) own++; else if ($3 ~ /^kworker/) kw++; else other++ }
+	END { print own + 0, kw + 0, other + 0 }' "$work/ours.csv" "$work/ours_i.csv")
+read -r own kw other <<<"$iss"
+echo "note: --issuer: dd's $N I/Os issued by dd $own, by kworkers $kw"
+assert_eq "--issuer: dd's blocks issued by dd or a kworker" "$N" "$((own + kw))"
+assert_eq "--issuer: dd's blocks issued by another task" 0 "$other"
+csv --issuer -p "$ddpid" >"$work/ours_ip.csv"
+assert_eq "--issuer -p dd: the I/Os dd issued itself" "$own" "$(awk -F, '$8 == 65536' "$work/ours_ip.csv" | wc -l)"
 dd_rows=$(awk -F, -v p="$ddpid" 'NR == FNR { if ($4 == p && $3 == "dd" && $8 == 65536) dd[$7]; next }
 	$7 in dd && $5 ~ /W/ && $8 == 65536 && $10 > 0' "$work/ours_q.csv" "$work/ours.csv" | wc -l)
 assert_eq "dd writes of 65536 bytes with TYPE ~ W and latency > 0" "$N" "$dd_rows"
@@ -126,7 +139,7 @@ assert_eq "matched latencies differing by more than 0.01 ms" 0 "$far"
 # -Q: -p (dd's process) then selects dd's own I/Os, whoever issued them (see above).
 "$FTANA" report iolat "$work/io.ftz" -Q -p "$ddpid" --summary --hist >"$work/summary.txt" ||
 	fail "ftana report iolat --summary --hist failed"
-assert_contains "summary line for the writes" "$work/summary.txt" "^[0-9]+,[0-9]+ WS +$N "
+assert_contains "summary line for the writes" "$work/summary.txt" "^[0-9]+,[0-9]+ +WS +$N "
 assert_contains "histogram header" "$work/summary.txt" "usecs +: count +distribution"
 sql_rows=$("$FTANA" sql "$work/io.ftz" "select count(*) from io where insert_pid = $ddpid and bytes = 65536" --csv | tail -n 1)
 assert_eq "ftana sql: io view rows for the writes" "$N" "$sql_rows"

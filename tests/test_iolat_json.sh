@@ -63,13 +63,13 @@ for r in rows[:1]:
 doc = report("--summary", "--hist", "-i", "0.01")
 if "rows" in doc:
     errors.append("--summary --hist -i: the listing is there too")
-total = [s for s in doc["summary"] if s["disk_type"] is None]
+total = [s for s in doc["summary"] if s["disk"] == "all" and s["type"] is None]
 expect("summary: one total row", 1, len(total))
 if total:
     expect("summary count", truth["n"], total[0]["count"])
     expect("summary max_ms", truth["max_ms"], total[0]["max_ms"])
 expect("summary: groups add up", truth["n"], sum(s["count"] for s in doc["summary"]
-                                                  if s["disk_type"] is not None))
+                                                  if s["disk"] != "all"))
 expect("histogram counts", truth["n"], sum(h["count"] for h in doc["histogram"]))
 expect("interval counts", truth["n"], sum(h["count"] for h in doc["intervals"]))
 for key, table in (("histogram", doc["histogram"]), ("intervals", doc["intervals"])):
@@ -82,8 +82,8 @@ for key, table in (("histogram", doc["histogram"]), ("intervals", doc["intervals
 first = int(sql("SELECT value AS v FROM meta WHERE key = 'first_ts'")["v"])
 
 def secs(ts):
-    """A trace-clock ns as --since/--until take it: seconds from the first event."""
-    return f"{(ts - first) // 10**9}.{(ts - first) % 10**9:09d}"
+    """A trace-clock ns as --since/--until take it: +seconds from the first event."""
+    return f"+{(ts - first) // 10**9}.{(ts - first) % 10**9:09d}"
 
 def issued_in(lo, hi):
     return sql(f"SELECT count(*) AS n FROM io WHERE {not_ftrec} AND issue_ts >= {lo} "

@@ -85,8 +85,11 @@ if wait_for_recording $rec "$tmp/err.ring"; then
 		"^ring +[0-9]+ older events overwritten by the kernel ring"
 	"$FTANA" report tpoint --json "$out" >"$tmp/tp.json" 2>"$tmp/tp.err"
 	assert_eq "kernel ring: report warnings (stderr)" 0 "$(grep -c 'lost' "$tmp/tp.err")"
-	assert_eq "kernel ring: report warnings (JSON)" "[]" \
-		"$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["warnings"])' "$tmp/tp.json")"
+	# (the one warning there may be: where every CPU's kept stretch begins, the window's
+	# start; tests/test_capture_window.sh checks it)
+	assert_eq "kernel ring: report warnings (JSON) but the ragged start's" "[]" \
+		"$(python3 -c 'import json, sys; print([w for w in json.load(open(sys.argv[1]))["warnings"]
+			if "a ring kept some CPUs" not in w])' "$tmp/tp.json")"
 else
 	fail "kernel ring: ftrec did not start"; cat "$tmp/err.ring"
 fi

@@ -20,7 +20,8 @@ mkdir "$inst" || { echo "FAIL: cannot create $inst"; exit 1; }
 # tracepoint recording, each different from what ftrec wants; ftrec must restore them:
 # tracing off, another clock, 2 events enabled (2 lines of set_event, one of them the
 # event ftrec records) with filters of their own, a pid list of 2 (which must not hide
-# dd's events from the recording either), a buffer size.
+# dd's events from the recording either), a buffer size, a tracing_cpumask of CPU 0
+# alone (dd runs on the last CPU: its events must be recorded all the same).
 plant() {
 	echo 0 >"$inst/tracing_on"
 	echo global >"$inst/trace_clock"
@@ -30,19 +31,21 @@ plant() {
 	echo "1 $$" >"$inst/set_event_pid"
 	[ -e "$inst/set_event_notrace_pid" ] && echo 2 >"$inst/set_event_notrace_pid"
 	echo 1000 >"$inst/buffer_size_kb"
+	echo 1 >"$inst/tracing_cpumask" # CPU 0 only: dd runs on CPU 1
 	TRACEFS=$inst snapshot_tracefs_state >"$tmp/before"
 }
+last_cpu=$(($(nproc) - 1))
 plant
 assert_eq "planted: 2 lines of set_event" 2 "$(grep -c . "$inst/set_event")"
 assert_eq "planted: 2 pids" 2 "$(grep -c . "$inst/set_event_pid")"
 
 FTREC_TRACEFS=$inst "$FTREC" record -s -b 1200 -e block:block_rq_issue -f 'nr_sector >= 128' \
-	-o "$tmp/top.ftz" -- dd if=/dev/zero of="$work" bs=64k count=$N oflag=direct 2>"$tmp/err"
+	-o "$tmp/top.ftz" -- taskset -c "$last_cpu" dd if=/dev/zero of="$work" bs=64k count=$N oflag=direct 2>"$tmp/err"
 rc=$?
 cat "$tmp/err"
 assert_eq "ftrec exit status" 0 "$rc"
 assert_contains "says it records at the top level" "$tmp/err" "recording at the top level"
-assert_ge "block_rq_issue events (the user's pid list did not hide dd's)" $N "$(ftz_event_count "$tmp/top.ftz" block_rq_issue)"
+assert_ge "block_rq_issue events (the user's pid list and cpumask did not hide dd's)" $N "$(ftz_event_count "$tmp/top.ftz" block_rq_issue)"
 assert_ge "kernel_stack events" $N "$(ftz_event_count "$tmp/top.ftz" kernel_stack)"
 assert_eq "end of file" clean "$(ftz_end "$tmp/top.ftz")"
 assert_eq "the user's event enabled again" 1 "$(cat "$inst/events/block/block_rq_issue/enable")"

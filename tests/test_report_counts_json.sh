@@ -74,8 +74,8 @@ not_ftrec = ("coalesce(' ' || (SELECT value FROM meta WHERE key IN ('ftrec_tids'
 first = int(one("SELECT coalesce((SELECT value FROM meta WHERE key = 'first_ts'), 0)"))
 
 def secs(ts):
-    """A trace-clock ns as --since/--until take it: seconds from the first event."""
-    return f"{(ts - first) // 10**9}.{(ts - first) % 10**9:09d}"
+    """A trace-clock ns as --since/--until take it: +seconds from the first event."""
+    return f"+{(ts - first) // 10**9}.{(ts - first) % 10**9:09d}"
 
 def windows(lo, hi):
     """Windows around the first, middle and last of [lo, hi] (ns)."""

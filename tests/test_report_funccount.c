@@ -50,9 +50,10 @@ static sqlite3 *count_db(void)
 	fx_exec(db, "INSERT INTO symbols VALUES (%lld, 'vfs_read', 'T', NULL), (%lld, 'rw_verify_area', 't', NULL), "
 		"(%lld, 'vfs_write', 'T', NULL), (%lld, '__x64_vfs_write_alias', 'T', NULL)",
 		KADDR(0x1000), KADDR(0x1800), KADDR(0x2000), KADDR(0x2000));
-	/* ftrec's start and stop: the recording ran 2 s (first_ts is a decoy) */
-	fx_exec(db, "INSERT INTO meta VALUES ('start_trace_ns', '0'), ('end_trace_ns', '%lld'), "
-		"('first_ts', '12345')", 2 * SEC);
+	/* tracing on and the stop (capture_window): the recording ran 2 s (first_ts is a
+	 * decoy, and so is INFO's start before set-up) */
+	fx_exec(db, "INSERT INTO meta VALUES ('traced_from_ns', '0'), ('complete_from_ns', '0'), "
+		"('traced_until_ns', '%lld'), ('start_trace_ns', '-5000000000'), ('first_ts', '12345')", 2 * SEC);
 	calls(db, 3, KADDR(0x1004), 5, 0);
 	calls(db, 1, KADDR(0x2004), 5, 0);
 	calls(db, 2, KADDR(0x1004), 5, SEC);
@@ -246,8 +247,9 @@ static sqlite3 *slice_db(void)
 	fx_exec(db, "INSERT INTO symbols VALUES (%lld, 'vfs_read', 'T', NULL)", KADDR(0x1000));
 	fx_exec(db, "INSERT INTO tasks VALUES (100, 100, 'app'), (101, 100, 'app-worker'), "
 		"(200, 200, 'other'), (300, 300, 'ftrec')");
-	fx_exec(db, "INSERT INTO meta VALUES ('start_trace_ns', '0'), ('end_trace_ns', '%lld'), "
-		"('first_ts', '0'), ('ftrec_tids', '300')", 4 * SEC);
+	fx_exec(db, "INSERT INTO meta VALUES ('traced_from_ns', '0'), ('complete_from_ns', '0'), "
+		"('traced_until_ns', '%lld'), ('first_ts', '0'), ('last_ts', '%lld'), ('ftrec_tids', '300')",
+		4 * SEC, 3 * SEC);
 	fx_exec(db, "INSERT INTO function VALUES (1, 0, 0, 100, NULL, %lld, 0), (2, %lld, 0, 100, NULL, %lld, 0), "
 		"(3, %lld, 0, 200, NULL, %lld, 0), (4, %lld, 1, 101, NULL, %lld, 0), (5, %lld, 1, 300, NULL, %lld, 0)",
 		KADDR(0x1004), SEC, KADDR(0x1004), 2 * SEC - 1, KADDR(0x1004), 2 * SEC, KADDR(0x1004),

@@ -49,10 +49,10 @@ assert_eq "funcgraph -p $wl rows" \
 first=$(q "$g" "select value from meta where key = 'first_ts'" | tr -d '"')
 mid=$(q "$g" "select start_ts from calls where pid = $wl and start_ts is not null order by start_ts limit 1 offset 20")
 since=$(python3 -c "print('%.9f' % (($mid - $first) / 1e9))")
-"$FTANA" report funcgraph "$g" --json --include-ftrec --since "$since" --until "$since" >/dev/null 2>&1
+"$FTANA" report funcgraph "$g" --json --include-ftrec --since "+$since" --until "+$since" >/dev/null 2>&1
 assert_eq "funcgraph: an empty window is refused" 1 $?
 until=$(python3 -c "print('%.9f' % (($mid - $first) / 1e9 + 0.0005))")
-"$FTANA" report funcgraph "$g" --json --include-ftrec --since "$since" --until "$until" >"$work/w.json"
+"$FTANA" report funcgraph "$g" --json --include-ftrec --since "+$since" --until "+$until" >"$work/w.json"
 assert_eq "funcgraph --since (inclusive) --until (exclusive) rows" \
 	"$(q "$g" "select count(*) from calls where coalesce(start_ts, end_ts) >= $first + round($since * 1e9)
 		and coalesce(start_ts, end_ts) < $first + round($until * 1e9)")" "$(py "$work/w.json" 'len(rows)')"

@@ -117,9 +117,9 @@ static void test_one_request(void **state)
 	assert_int_equal(fx_int(db, "SELECT que_ns FROM io"), 500);
 	assert_int_equal(fx_int(db, "SELECT lat_ns FROM io"), 2500);
 	assert_int_equal(fx_int(db, "SELECT qlat_ns FROM io"), 3000);
-	/* The issuer, and with -Q the inserter. */
-	assert_string_equal(fx_text(db, "SELECT comm || pid || insert_comm || insert_pid FROM io"),
-			    "task10011001task10001000");
+	/* The submitter (the inserter), the inserter, and the issuer. */
+	assert_string_equal(fx_text(db, "SELECT comm || pid || insert_comm || insert_pid || issue_comm || "
+				    "issue_pid FROM io"), "task10001000task10001000task10011001");
 	fx_close(db);
 }
 
@@ -374,27 +374,35 @@ static void test_slice_by_start_event(void **state)
 	/* --since inclusive (A at 1.0 s), --until exclusive (C at 3.0 s out, D at 3.0 s - 1 ns
 	 * in although it completes at 3.5 s); E started before --since: out, though it
 	 * completed inside */
-	assert_string_equal(SLICE(db, "--since", "1", "--until", "3"), "10,70,20,40");
-	assert_string_equal(SLICE(db, "--since", "1.000000001"), "70,20,30,40");
-	assert_string_equal(SLICE(db, "--until", "2.999999999"), "10,70,50,20");
+	assert_string_equal(SLICE(db, "--since", "+1", "--until", "+3"), "10,70,20,40");
+	assert_string_equal(SLICE(db, "--since", "+1.000000001"), "70,20,30,40");
+	assert_string_equal(SLICE(db, "--until", "+2.999999999"), "10,70,50,20");
+	/* the same as trace-clock seconds, as the listing prints them (first event at 1 s) */
+	assert_string_equal(SLICE(db, "--since", "2", "--until", "4"), "10,70,20,40");
+	/* below the first event's time: seconds from it, as before (1.6 s of the trace clock) */
+	assert_string_equal(SLICE(db, "--since", "0.6"), "10,70,20,30,40");
 	/* the same window as UTC wall-clock times */
 	assert_string_equal(SLICE(db, "--since", "10:00:01", "--until", "2026-12-03T10:00:03Z"),
 			    "10,70,20,40");
-	/* -p: the process, every thread of it (101 via tasks.tgid); G was issued by 200 */
-	assert_string_equal(SLICE(db, "-p", "100"), "10,20,30");
+	/* -p: the process, every thread of it (101 via tasks.tgid); G was submitted
+	 * (inserted) by 100 and issued by the kworker 200: it is 100's; --issuer: 200's */
+	assert_string_equal(SLICE(db, "-p", "100"), "10,70,20,30");
+	assert_string_equal(SLICE(db, "-p", "100", "--issuer"), "10,20,30");
+	assert_string_equal(SLICE(db, "-p", "200", "--issuer"), "70,50,40");
 	assert_string_equal(SLICE(db, "-L", "101"), "20");
-	assert_string_equal(SLICE(db, "-n", "^app"), "10,20,30");
+	assert_string_equal(SLICE(db, "-n", "^app"), "10,70,20,30");
 	assert_string_equal(SLICE(db, "-p", "300"), ""); /* ftrec's, left out */
 	assert_string_equal(SLICE(db, "-p", "300", "--include-ftrec"), "60");
 	/* --cpu: the issuing CPU (A completed on CPU 1, issued on 0: out) */
 	assert_string_equal(SLICE(db, "--cpu", "1"), "20,40");
-	assert_string_equal(SLICE(db, "--cpu", "0", "-p", "100"), "10,30");
+	assert_string_equal(SLICE(db, "--cpu", "0", "-p", "100"), "10,70,30"); /* G issued on 0 */
 	/* -Q: the insert starts the I/O: its time, CPU and task (the inserter, 100) */
 	assert_string_equal(SLICE(db, "-Q"), "70");
 	assert_string_equal(SLICE(db, "-Q", "-p", "100"), "70");
 	assert_string_equal(SLICE(db, "-Q", "--cpu", "1"), "70");
 	assert_string_equal(SLICE(db, "-Q", "--since", "0.95"), "");
-	assert_string_equal(SLICE(db, "--since", "0.95", "-p", "200"), "70,40");
+	assert_string_equal(SLICE(db, "--since", "0.95", "-p", "200"), "40");
+	assert_string_equal(SLICE(db, "--since", "0.95", "-p", "200", "--issuer"), "70,40");
 	/* -D */
 	assert_string_equal(SLICE(db, "-D", "8,16"), "");
 	assert_string_equal(SLICE(db, "-D", "253,0", "-L", "101"), "20");
@@ -445,7 +453,7 @@ static void test_intervals(void **state)
 	char *out;
 	char *one[] = { "iolat", "-i", "1", "--json", NULL };
 	char *half[] = { "iolat", "-i", "0.5", NULL };
-	char *cut[] = { "iolat", "-i", "1", "--until", "2.5", "--csv", NULL };
+	char *cut[] = { "iolat", "-i", "1", "--until", "+2.5", "--csv", NULL };
 
 	assert_int_equal(fx_run("iolat", db, &out, 4, one), 0);
 	/* E (1000 ms: 512 -> 1024) | A (1 ms: 0 -> 1), G (100 ms: 64 -> 128) |
@@ -462,10 +470,11 @@ static void test_intervals(void **state)
 	free(out);
 
 	assert_int_equal(fx_run("iolat", db, &out, 3, half), 0);
-	/* 8 intervals of 0.5 s, 1.0 .. 5.0 s; three empty (1.0, 2.5, 4.5), two with only
-	 * slower I/O (E at 1.5, D at 3.5 s): five with a 0 in their 0 -> 1 bucket */
-	assert_int_equal(fx_count_lines(out, "  >=(ms) .. <(ms)   : I/O      |Distribution"), 8);
-	assert_int_equal(fx_count_lines(out, "       0 -> 1       : 0        |                                      |"), 5);
+	/* 7 intervals of 0.5 s, 1.0 .. 4.5 s (the window [first, last event) of a database
+	 * that does not say when tracing stopped); two empty (1.0, 2.5), two with only
+	 * slower I/O (E at 1.5, D at 3.5 s): four with a 0 in their 0 -> 1 bucket */
+	assert_int_equal(fx_count_lines(out, "  >=(ms) .. <(ms)   : I/O      |Distribution"), 7);
+	assert_int_equal(fx_count_lines(out, "       0 -> 1       : 0        |                                      |"), 4);
 	assert_int_equal(fx_count_lines(out, "       0 -> 1       : 1        |######################################|"), 3);
 	assert_has(out, "\n1.500000:\n  >=(ms) .. <(ms)   : I/O      |Distribution                          |\n"
 			       "       0 -> 1       : 0        |                                      |\n\n2.000000:\n");
@@ -483,7 +492,7 @@ static void test_intervals(void **state)
 
 	/* --since 1.5 moves the first interval's start to 2.5 s of the trace clock:
 	 * [2.5, 3.5) holds B, [3.5, 4.5) C and D */
-	char *since[] = { "iolat", "-i", "1", "--since", "1.5", "--csv", "--no-header", NULL };
+	char *since[] = { "iolat", "-i", "1", "--since", "+1.5", "--csv", "--no-header", NULL };
 	assert_int_equal(fx_run("iolat", db, &out, 7, since), 0);
 	assert_string_equal(fx_text(db, "SELECT group_concat(k || ':' || start_ts || ':' || low_ms "
 				    "|| '=' || count, ' ') FROM iolat_intervals WHERE count > 0"),
@@ -530,8 +539,8 @@ static void test_summary_and_hist(void **state)
 			    "10 5.2590 0.021541 1.000 5.500 5.000 9.000 10.000 10.000");
 	assert_string_equal(fx_text(db, "SELECT printf('%%d %%.3f %%.3f', count, min_ms, max_ms) "
 				    "FROM iolat_summary WHERE grp IS NULL"), "11 1.000 10.000");
-	assert_has(out, "\"summary\":[\n{\"disk_type\":\"253,0 R\",\"count\":1,");
-	assert_has(out, "{\"disk_type\":null,\"count\":11,");
+	assert_has(out, "\"summary\":[\n{\"disk\":\"253,0\",\"type\":\"R\",\"count\":1,");
+	assert_has(out, "{\"disk\":\"all\",\"type\":null,\"count\":11,");
 	assert_has(out, "\"histogram\":[\n{\"disk_type\":\"253,0 R\",\"low_us\":0,"
 			       "\"high_us\":1,\"count\":0},");
 	assert_has(out, "{\"disk_type\":\"253,0 R\",\"low_us\":1024,\"high_us\":2047,\"count\":1}");
@@ -540,10 +549,11 @@ static void test_summary_and_hist(void **state)
 
 	/* text: both tables, a blank line between; no listing */
 	assert_int_equal(fx_run("iolat", db, &out, 3, text), 0);
-	assert_true(strncmp(out, "disk_type  count  iops  mb_s   min_ms  avg_ms  p50_ms  p90_ms  p99_ms  max_ms\n"
-			    "253,0 R        1   0.5  0.002     1.5", 115) == 0);
-	assert_int_equal(fx_count_lines(out, "253,0 W       10   5.3  0.022     1.0     5.5     5.0     9.0    10.0    10.0"), 1);
-	assert_int_equal(fx_count_lines(out, "all           11"), 1);
+	/* disk and type in columns of their own; the total row labelled */
+	assert_true(strncmp(out, "disk   type  count  iops  mb_s   min_ms  avg_ms  p50_ms  p90_ms  p99_ms  max_ms\n"
+			    "253,0  R         1   0.5  0.002     1.5", 118) == 0);
+	assert_int_equal(fx_count_lines(out, "253,0  W        10   5.3  0.022     1.0     5.5     5.0     9.0    10.0    10.0"), 1);
+	assert_int_equal(fx_count_lines(out, "all             11"), 1);
 	assert_has(out, "\n\ndisk_type = 253,0 R\n     usecs               : count     distribution\n");
 	assert_has(out, "      1024 -> 2047       : 1        |****************************************|\n");
 	assert_int_equal(fx_count_lines(out, "LATms"), 0);
@@ -552,7 +562,7 @@ static void test_summary_and_hist(void **state)
 	assert_int_equal(fx_run("iolat", db, &out, 5, csv_summary), 0);
 	assert_true(strncmp(out, "type,count,iops,mb_s,min_ms,avg_ms,p50_ms,p90_ms,p99_ms,max_ms\nR,1,", 66) == 0);
 	assert_has(out, "\nW,10,");
-	assert_has(out, "\n,11,"); /* the total row: an empty group */
+	assert_has(out, "\nall,11,"); /* the total row, labelled */
 	free(out);
 
 	/* -Q: the read was issued directly (no insert): not listed; -v says so */
@@ -613,7 +623,7 @@ static void test_refused(void **state)
 	char *fine[] = { "iolat", "-i", "0.001", NULL }, *out, *err;
 	fx_exec(db, "UPDATE meta SET value = '%lld' WHERE key = 'last_ts'", 10000 * S);
 	assert_int_equal(run_err(db, &out, &err, 3, fine), CMD_EXIT_ERROR);
-	assert_has(err, "ftana report iolat: -i: 9999001 intervals in the 9999.000 s");
+	assert_has(err, "ftana report iolat: -i: 9999000 intervals in the 9999.000 s");
 	free(out);
 	free(err);
 	fx_close(db);

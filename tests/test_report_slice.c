@@ -108,7 +108,13 @@ static void test_time_window(void **state)
 	EXPECT_IDS(db, "3 4 5", "--since", "0.2", "--until=0.400000001");
 	EXPECT_IDS(db, "10", "--since=0.9", NULL, NULL);
 	EXPECT_IDS(db, "1", "--until=0.000000001", NULL, NULL);
-	EXPECT_IDS(db, "", "--since=5", NULL, NULL);
+	EXPECT_IDS(db, "error", "--since=5", NULL, NULL); /* after the capture: its span said */
+	/* trace-clock seconds as listings print them; +SECS from the first event */
+	EXPECT_IDS(db, "3 4", "--since=1000.2", "--until=1000.4", NULL);
+	EXPECT_IDS(db, "3 4", "--since=+0.2", "--until=+0.4", NULL);
+	EXPECT_IDS(db, "error", "--until=2026-12-03T09:59:59Z", NULL, NULL); /* before the capture */
+	EXPECT_IDS(db, "error", "--since=9999-12-31T23:59:59Z", NULL, NULL);
+	EXPECT_IDS(db, "1 2 3 4 5 6 7 9 10", "--until=9999-12-31T23:59:59Z", NULL, NULL); /* all: as with no --until */
 	/* wall clock, UTC: HH:MM:SS[.frac] and ISO 8601 with Z, an offset, or none */
 	EXPECT_IDS(db, "6 7", "--since=10:00:00.5", "--until=10:00:00.7", NULL);
 	EXPECT_IDS(db, "6 7", "--since=2026-12-03T10:00:00.5Z", "--until=2026-12-03T11:00:00.7+01:00", NULL);

@@ -18,7 +18,8 @@
 #   summary: 5 execs of a uniquely named copy of true, 3 SIGCONTs sent by the recorded
 #           shell to its sleeping child: the exec and signal parts count them.
 #   totals: summary, runqlat, cpudist and offcpu from the per-task totals made at import
-#           print what they print from the rows (--since 0), with task filters too.
+#           print what they print from the rows (--since the window's start), with task
+#           filters too.
 # This host's 2 CPUs are shared with other work: tolerances absorb that (a slice cut by
 # the window's edges, other tasks on the CPU) but not a factor-of-2 error.
 # Run it alone on tracefs: flock /tmp/tracefs.lock bash tests/test_sched_live.sh
@@ -176,14 +177,17 @@ for part in capture losses cpu runq exec signal missing; do
 done
 
 # --- per-task totals made at import (sched_tasks, sched_statuses) answer when no time
-# or CPU filter is given; --since 0 (the same window) makes the reports read the rows:
-# the same output, with task filters too and with ftrec's own threads kept or not
+# or CPU filter is given; --since START (the capture window's start to the ns: the same
+# window) makes the reports read the rows: the same output, with task filters too and
+# with ftrec's own threads kept or not
+start=$("$FTANA" sql "$work/s.ftz" "SELECT printf('%d.%09d', complete_from_ts / 1000000000,
+	complete_from_ts % 1000000000) FROM capture_window" --csv 2>/dev/null | tail -n 1)
 for opts in "" "-p $shell" "--include-ftrec" "-n ^python"; do
 	for r in "summary --top 1000" "runqlat -v" "cpudist -v --by tid" "offcpu -v --by tid"; do
 		# shellcheck disable=SC2086 # words
 		"$FTANA" report $r $opts "$work/s.ftz" >"$work/totals.out" 2>&1
 		# shellcheck disable=SC2086
-		"$FTANA" report $r $opts --since 0 "$work/s.ftz" >"$work/rows.out" 2>&1
+		"$FTANA" report $r $opts --since "$start" "$work/s.ftz" >"$work/rows.out" 2>&1
 		if cmp -s "$work/totals.out" "$work/rows.out"; then
 			pass "report $r $opts: totals = rows"
 		else

@@ -84,7 +84,7 @@ static void test_flame_values(void **state)
 	free(out);
 
 	/* a slice: seconds from the first event (10): events 3 (30) to 5 (50): b 1, c 2 */
-	char *slice[] = { "stacks", "--svg", "--since", "0.00000002", "--until", "0.000000045", NULL };
+	char *slice[] = { "stacks", "--svg", "--since", "+0.00000002", "--until", "+0.000000045", NULL };
 	fx_exec(db, "INSERT INTO meta VALUES ('first_ts', '10'), ('last_ts', '70')");
 	assert_int_equal(fx_run("stacks", db, &out, 6, slice), 0);
 	assert_non_null(strstr(out, "data-total=\"3\""));

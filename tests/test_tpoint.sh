@@ -71,5 +71,20 @@ if "$FTANA" report tpoint "$work/rq.db" >/dev/null 2>"$work/db.err"; then
 else
 	assert_one_line_error "tpoint on a .db" "$work/db.err" "needs the .ftz"
 fi
+# Options the text listing cannot honour are refused, not ignored: -H (no header line
+# in the kernel's format), --wall (its times are the trace clock's); CSV takes both.
+for opt in -H --wall; do
+	"$FTANA" report tpoint "$work/rq.ftz" $opt >"$work/opt.out" 2>"$work/opt.err"
+	assert_eq "tpoint text $opt: exit 1" 1 "$?"
+	assert_one_line_error "tpoint text $opt: refused in one line" "$work/opt.err" "^ftana report tpoint: $opt: "
+	assert_eq "tpoint text $opt: nothing on stdout" 0 "$(wc -c <"$work/opt.out")"
+	"$FTANA" report tpoint "$work/rq.ftz" $opt --csv >/dev/null 2>&1
+	assert_eq "tpoint --csv $opt: accepted" 0 "$?"
+done
+"$FTANA" report kprobe "$ROOT_DIR/samples/kprobe_read.ftz" -H >/dev/null 2>"$work/opt.err"
+assert_eq "kprobe text -H: exit 1" 1 "$?"
+assert_one_line_error "kprobe text -H: refused in one line" "$work/opt.err" "^ftana report kprobe: -H: "
+"$FTANA" report tpoint "$work/rq.ftz" --csv --wall 2>/dev/null | awk -F, 'NR == 2 { print $1 }' >"$work/wall"
+assert_contains "tpoint --csv --wall: wall-clock times" "$work/wall" "^20[0-9][0-9]-"
 assert_no_leftovers
 finish

@@ -34,6 +34,10 @@ FROM (SELECT 0 AS kind, id, ts, cpu, pid, comm, dev, sector, nr_sector, rwbs, NU
       SELECT 2, id, ts, cpu, pid, NULL, dev, sector, nr_sector, rwbs, error FROM block_rq_complete);
 
 -- One row per paired completion (docs/SQL.md lists every column and its unit).
+-- pid/comm: the task that submitted the request - the insert's, when the request went
+-- through an I/O scheduler, else the issue's (issued directly, in the submitter's own
+-- context); issue_pid/issue_comm: the task that issued it to the driver (iosnoop's
+-- COMM/PID: for a queued request often a kworker's kblockd run, which caused nothing).
 -- `bytes` comes from the issue event; on a kernel whose block_rq_issue has no bytes
 -- field, the inner `bytes` resolves to nobytes.bytes (SQLite looks a name up innermost
 -- first), NULL, and nr_sector * 512 is used. rwbs is the completion's (the letters a
@@ -46,7 +50,9 @@ SELECT c.id AS id, c.dev AS dev, (c.dev >> 20) || ',' || (c.dev & 1048575) AS di
        coalesce((SELECT bytes FROM block_rq_issue b WHERE b.id = i.id),
                 i.nr_sector * 512) AS bytes,
        c.rwbs AS rwbs, c.rwbs AS type, p.op AS op, c.error AS error,
-       i.pid AS pid, i.comm AS comm, q.pid AS insert_pid, q.comm AS insert_comm,
+       CASE WHEN q.id IS NULL THEN i.pid ELSE q.pid END AS pid,
+       CASE WHEN q.id IS NULL THEN i.comm ELSE q.comm END AS comm,
+       q.pid AS insert_pid, q.comm AS insert_comm, i.pid AS issue_pid, i.comm AS issue_comm,
        q.id AS insert_id, i.id AS issue_id, c.id AS complete_id,
        q.cpu AS insert_cpu, i.cpu AS issue_cpu, c.cpu AS complete_cpu,
        q.ts AS insert_ts, i.ts AS issue_ts, c.ts AS complete_ts,

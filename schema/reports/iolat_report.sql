@@ -17,12 +17,14 @@ DROP VIEW IF EXISTS temp.iolat_summary;
 DROP VIEW IF EXISTS temp.iolat_hist;
 DROP VIEW IF EXISTS temp.iolat_intervals;
 
--- The selected I/Os in the meaning of -Q: start_* are the start event's, pid/comm its
--- task's (with -Q the inserter, as iosnoop -Q); lat_ns from the start to the completion;
+-- The selected I/Os in the meaning of -Q: start_* are the start event's; pid/comm the
+-- submitter's (io.pid: the inserter, else the issuer), with --issuer the issuer's (as
+-- iosnoop shows); lat_ns from the start to the completion;
 -- que_ns insert -> issue whenever the I/O has an insert. grp is the --by group.
 CREATE TEMP TABLE iolat_sel AS
 WITH args AS (SELECT
 	coalesce((SELECT value FROM temp.report_args WHERE key = 'iolat_queue'), 0) AS queue,
+	coalesce((SELECT value FROM temp.report_args WHERE key = 'iolat_issuer'), 0) AS issuer,
 	coalesce((SELECT value FROM temp.report_args WHERE key = 'iolat_dev'), -1) AS want_dev,
 	coalesce((SELECT value FROM temp.report_args WHERE key = 'iolat_by'), 0) AS by),
 started AS (
@@ -30,8 +32,8 @@ started AS (
 	       CASE WHEN queue THEN insert_id ELSE issue_id END AS start_id,
 	       CASE WHEN queue THEN insert_ts ELSE issue_ts END AS start_ts,
 	       CASE WHEN queue THEN insert_cpu ELSE issue_cpu END AS start_cpu,
-	       CASE WHEN queue THEN insert_pid ELSE pid END AS pid,
-	       CASE WHEN queue THEN insert_comm ELSE comm END AS comm,
+	       CASE WHEN issuer THEN issue_pid ELSE pid END AS pid,
+	       CASE WHEN issuer THEN issue_comm ELSE comm END AS comm,
 	       CASE WHEN queue THEN qlat_ns ELSE lat_ns END AS lat_ns,
 	       by, want_dev
 	FROM io, args WHERE NOT queue OR insert_id IS NOT NULL)
@@ -45,21 +47,18 @@ WHERE (want_dev < 0 OR dev = want_dev)
   AND in_slice(start_ts, start_cpu, pid)
 ORDER BY id;
 
--- The time the report covers, in ns of the trace clock: from t0 = the later of --since
--- and the first event (meta.first_ts; a database without it: the first selected start)
--- to t_end = the earlier of --until and the last event (meta.last_ts; else the last
--- selected completion). IOPS and MB/s are per second of it; -i cuts it into intervals
+-- The time the report covers, in ns of the trace clock: the slice's window within the
+-- time events could be recorded (temp.slice span_*: tracing on, or where every CPU of
+-- a ring is complete, to the stop; a database that does not say: the first selected
+-- start to the last selected completion), t_end its last ns. IOPS and MB/s are per second of it; -i cuts it into intervals
 -- [t0 + k * step, t0 + (k + 1) * step) (the last one ends at --until when that comes
 -- first), k = 0 .. n - 1, n = the number of intervals holding a time < t_end + 1.
 CREATE TEMP VIEW iolat_window AS
-WITH capture AS (SELECT
-	coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'first_ts'),
-	         (SELECT min(start_ts) FROM iolat_sel)) AS first,
-	coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'last_ts'),
-	         (SELECT max(complete_ts) FROM iolat_sel)) AS last),
-w AS (SELECT max(since_ns, first) AS t0, min(until_ns - 1, last) AS t_end, until_ns,
-             coalesce((SELECT value FROM temp.report_args WHERE key = 'iolat_step_ns'), 0) AS step
-      FROM capture, temp.slice)
+WITH w AS (SELECT
+	coalesce(span_from_ns, max(since_ns, (SELECT min(start_ts) FROM iolat_sel))) AS t0,
+	coalesce(span_to_ns, min(until_ns, (SELECT max(complete_ts) FROM iolat_sel) + 1)) - 1 AS t_end,
+	until_ns, coalesce((SELECT value FROM temp.report_args WHERE key = 'iolat_step_ns'), 0) AS step
+      FROM temp.slice)
 SELECT t0, t_end, until_ns, step,
        CASE WHEN step > 0 AND t_end >= t0 THEN (t_end - t0) / step + 1 ELSE 0 END AS n
 FROM w;

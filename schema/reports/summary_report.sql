@@ -14,14 +14,12 @@ DROP VIEW IF EXISTS temp.summary_exec;
 DROP VIEW IF EXISTS temp.summary_signal;
 
 -- The time the summary covers, ns of the trace clock: [t0, t1) = the slice's time
--- window within the capture's first and last event (the last event's own instant is
--- the window's end: it takes no time). A database without meta's first_ts/last_ts
+-- window within the time events could be recorded (temp.slice span_*: tracing on, or
+-- where every CPU of a ring is complete, to the stop). A database that does not say
 -- (hand-made) takes the first and last switch.
 CREATE TEMP VIEW summary_window AS
-SELECT max(since_ns, coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'first_ts'),
-                              (SELECT min(ts) FROM sched_switch), since_ns)) AS t0,
-       min(until_ns, coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'last_ts'),
-                              (SELECT max(ts) FROM sched_switch), until_ns)) AS t1
+SELECT coalesce(span_from_ns, max(since_ns, coalesce((SELECT min(ts) FROM sched_switch), since_ns))) AS t0,
+       coalesce(span_to_ns, min(until_ns, coalesce((SELECT max(ts) FROM sched_switch), until_ns))) AS t1
 FROM temp.slice;
 
 CREATE TEMP VIEW summary_capture AS

@@ -47,6 +47,7 @@ if [ "${1:-}" = --reset ]; then
 	else
 		for f in options/*; do echo "$f $(cat "$f")"; done > $DEFAULTS
 		echo "buffer_size_kb $(sed 's/.*expanded: //; s/).*//' buffer_size_kb)" >> $DEFAULTS
+		echo "tracing_cpumask $(cat tracing_cpumask)" >> $DEFAULTS
 	fi
 	echo 1 > tracing_on
 	exit 0

@@ -139,7 +139,10 @@ SELECT c.id AS id, c.dev AS dev, (c.dev >> 20) || ',' || (c.dev & 1048575) AS di
        coalesce((SELECT bytes FROM block_rq_issue b WHERE b.id = i.id),
                 i.nr_sector * 512) AS bytes,
        c.rwbs AS rwbs, c.rwbs AS type, p.op AS op, c.error AS error,
-       i.pid AS pid, i.comm AS comm, q.pid AS insert_pid, q.comm AS insert_comm,
+       -- the submitter: the inserter, else the issuer (issued directly)
+       CASE WHEN q.id IS NULL THEN i.pid ELSE q.pid END AS pid,
+       CASE WHEN q.id IS NULL THEN i.comm ELSE q.comm END AS comm,
+       q.pid AS insert_pid, q.comm AS insert_comm, i.pid AS issue_pid, i.comm AS issue_comm,
        q.id AS insert_id, i.id AS issue_id, c.id AS complete_id,
        q.cpu AS insert_cpu, i.cpu AS issue_cpu, c.cpu AS complete_cpu,
        q.ts AS insert_ts, i.ts AS issue_ts, c.ts AS complete_ts,

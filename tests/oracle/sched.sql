@@ -33,6 +33,7 @@
 --    that CPU before the loss to lost_events.ts (the lost events lie inside it).
 DROP VIEW IF EXISTS temp.sched_state_names;
 DROP VIEW IF EXISTS temp.sched_losses;
+DROP VIEW IF EXISTS temp.switch_state_text;
 DROP VIEW IF EXISTS temp.oncpu;
 DROP VIEW IF EXISTS temp.sched_task_events;
 DROP VIEW IF EXISTS temp.sched_task_switch_ins;
@@ -60,6 +61,19 @@ WHERE is_loss;
 --            in a recording limited to some tasks); dur_ns is set for 'ok' only
 --   end_state, end_state_text  prev_state at the switch-out (see above)
 --   end_stack_id  the switch-out's kernel stack (stacks.stack_id; recorded with -s)
+-- Each switch's prev_state as text: R, R+, or the sleep letters joined with '|'.
+CREATE TEMP VIEW switch_state_text AS
+SELECT id, CASE WHEN prev_state & 255 = 0 THEN CASE WHEN prev_state = 0 THEN 'R' ELSE 'R+' END
+            ELSE rtrim(CASE WHEN prev_state & 1 THEN 'S|' ELSE '' END ||
+                       CASE WHEN prev_state & 2 THEN 'D|' ELSE '' END ||
+                       CASE WHEN prev_state & 4 THEN 'T|' ELSE '' END ||
+                       CASE WHEN prev_state & 8 THEN 't|' ELSE '' END ||
+                       CASE WHEN prev_state & 16 THEN 'X|' ELSE '' END ||
+                       CASE WHEN prev_state & 32 THEN 'Z|' ELSE '' END ||
+                       CASE WHEN prev_state & 64 THEN 'P|' ELSE '' END ||
+                       CASE WHEN prev_state & 128 THEN 'I|' ELSE '' END, '|') END AS text
+FROM sched_switch;
+
 CREATE TEMP VIEW oncpu AS
 WITH seq AS (
 	SELECT id, ts, cpu, prev_pid, prev_comm, prev_state, next_pid, next_comm, stack_id,
@@ -97,24 +111,17 @@ SELECT cpu, pid, CASE WHEN pid = 0 THEN '<idle>' ELSE comm END AS comm,
        start_id, start_ts, end_id, end_ts,
        CASE WHEN status = 'ok' THEN end_ts - start_ts END AS dur_ns,
        CASE WHEN status IN ('ok', 'head') THEN end_state END AS end_state,
-       CASE WHEN status NOT IN ('ok', 'head') THEN NULL
-            WHEN end_state & 255 = 0 THEN CASE WHEN end_state = 0 THEN 'R' ELSE 'R+' END
-            ELSE rtrim(CASE WHEN end_state & 1 THEN 'S|' ELSE '' END ||
-                       CASE WHEN end_state & 2 THEN 'D|' ELSE '' END ||
-                       CASE WHEN end_state & 4 THEN 'T|' ELSE '' END ||
-                       CASE WHEN end_state & 8 THEN 't|' ELSE '' END ||
-                       CASE WHEN end_state & 16 THEN 'X|' ELSE '' END ||
-                       CASE WHEN end_state & 32 THEN 'Z|' ELSE '' END ||
-                       CASE WHEN end_state & 64 THEN 'P|' ELSE '' END ||
-                       CASE WHEN end_state & 128 THEN 'I|' ELSE '' END, '|') END
-	AS end_state_text,
+       CASE WHEN status IN ('ok', 'head') THEN (SELECT text FROM switch_state_text t
+                                                WHERE t.id = end_id) END AS end_state_text,
        CASE WHEN status IN ('ok', 'head') THEN end_stack_id END AS end_stack_id,
        status
 FROM intervals;
 
 -- Per task (pid != 0: the idle tasks are per CPU), in event order: its switch-ins and
--- switch-outs as the on-CPU intervals above give them (an interval's end counts as a
--- switch-out only when it is the task's own: status ok or head), and its wakeups.
+-- switch-outs as the on-CPU intervals above give them (an interval's end is the task's
+-- own switch-out when its status is ok or head; when it is mismatch or lost_events the
+-- switch still shows its prev task leaving the CPU then: that task ran, whatever the
+-- capture lost of its switch-in), and its wakeups.
 -- seg numbers the stretches between switches; hi_upto/lo_before count loss windows
 -- ending at or before / beginning before the event (a stretch (a, b) overlaps a window
 -- when lo_before(b) - hi_upto(a) > 0).
@@ -128,6 +135,10 @@ ev AS (
 	UNION ALL
 	SELECT end_id, 0, end_ts, cpu, pid, comm, 'out', end_state, end_state_text, end_stack_id
 	FROM intervals WHERE status IN ('ok', 'head')
+	UNION ALL
+	SELECT s.id, 0, s.ts, s.cpu, s.prev_pid, s.prev_comm, 'out', s.prev_state, t.text, s.stack_id
+	FROM oncpu o JOIN sched_switch s ON s.id = o.end_id JOIN switch_state_text t ON t.id = s.id
+	WHERE o.status IN ('mismatch', 'lost_events') AND s.prev_pid != 0
 	UNION ALL
 	SELECT id, 0, ts, cpu, field_pid, comm, 'wakeup', NULL, NULL, NULL
 	FROM sched_wakeup WHERE field_pid != 0

@@ -27,9 +27,9 @@ expect "report iolat: rows" "$n" "$(wc -l < report.csv)"
 expect "report iolat: rows by dd, reads, 65536 bytes" "$n" \
 	"$(awk -F, '$3 == "dd" && $5 ~ /^R/ && $(NF-2) == 65536' report.csv | wc -l)"
 expect "report iolat: rows under 2.0 ms" 0 "$(awk -F, '$NF < 2.0' report.csv | wc -l)"
-# Summary columns: disk_type,count,iops,mb_s,min_ms,avg_ms,p50_ms,p90_ms,p99_ms,max_ms;
-# the total row's group is empty (null).
-"$FTANA" report iolat iolat.ftz -D "$maj,$min" --summary --csv | grep '^,' > summary.csv
+# Summary columns: disk,type,count,iops,mb_s,min_ms,avg_ms,p50_ms,p90_ms,p99_ms,max_ms;
+# the total row's disk is "all" (its type empty).
+"$FTANA" report iolat iolat.ftz -D "$maj,$min" --summary --csv | grep '^all,' > summary.csv
 expect "report iolat --summary: count" "$n" "$(awk -F, '{ print $(NF-8) }' summary.csv)"
 expect "report iolat --summary: min >= 2.0 ms" yes "$(awk -F, '{ print (($(NF-5) >= 2.0) ? "yes" : "no") }' summary.csv)"
 check_done

@@ -7,6 +7,7 @@ for s in funccount funccount-k9 funcslower funcslower-k9 funcgraph funcgraph-k9 
 	triage triage-k9 kprobe-refused funccount-refused; do
 	expect "settings back after $s" same "$(cmp -s planted.txt "after-$s.txt" && echo same || echo differ)"
 done
+expect "planted: tracing_cpumask CPU 0 only" 1 "$(grep -c '^tracing_cpumask=1$' planted.txt)"
 expect "planted: set_ftrace_filter with 2 functions, a module's, a probe" 1 \
 	"$(grep -c "^set_ftrace_filter=vfs_write ksys_write $(cat module_function) \[null_blk\] ksys_sync:traceoff:count=3\$" planted.txt)"
 
@@ -22,11 +23,11 @@ expect "funccount: only functions of the 2 patterns" 0 \
 	"$(awk '$2 ~ /^[0-9]+$/ && $1 != "vfs_read" && $1 !~ /sys_getppid$/' funccount-all.txt | wc -l)"
 
 pid=$(sed -n 's/^pid=//p' funcslower.wl)
-expect "funcslower (user's sleep-time=0 overridden): returns >= 20 ms" 3 \
+expect "funcslower (user's sleep-time=0 and cpumask of CPU 0 overridden): returns >= 20 ms" 3 \
 	"$(q funcslower.ftz "SELECT count(*) FROM funcgraph_exit WHERE pid = $pid AND rettime - calltime >= 20000000")"
 
 pid=$(sed -n 's/^pid=//p' funcgraph.wl)
-expect "funcgraph -m 2 (user's depth 5, pid filter, graph functions overridden): ksys_read at depth 0" 1 \
+expect "funcgraph -m 2 (user's depth 5, pid filter, graph functions, cpumask overridden): ksys_read at depth 0" 1 \
 	"$(q funcgraph.ftz "SELECT count(*) FROM funcgraph_exit WHERE pid = $pid AND depth = 0
 		AND func IN (SELECT addr FROM symbols WHERE name = 'ksys_read')")"
 expect "funcgraph -m 2: deepest level recorded" 1 \

@@ -3,14 +3,15 @@
 # from the defaults and from what ftrec wants: the function tracer with a 4-line
 # set_ftrace_filter (2 functions, one module function, a function probe), 2 graph
 # functions, a notrace list (a glob), a graph notrace, a pid filter, tracing_thresh,
-# max_graph_depth, flipped options, a buffer size, a kprobe of its own, a trigger and a
+# max_graph_depth, flipped options, a buffer size, a tracing_cpumask of CPU 0 only, a kprobe of its own, a trigger and a
 # filter on events ftrec triage records, and an old error_log entry. Then each preset runs once to its end and once killed with -9 and
 # cleaned up by `ftrec reset`; after each, tracefs-state.sh must print exactly what it
 # printed before (the ground truth is the kernel's own listing of its files).
 # The recordings themselves must not be shaped by the user's settings: the host checks
 # them (funccount with 2 patterns, one a glob; funcslower sees the whole sleep although
 # the user switched sleep-time off; funcgraph -m 2 records 2 levels although the user's
-# max_graph_depth is 5 and set_ftrace_pid names init only).
+# max_graph_depth is 5 and set_ftrace_pid names init only; both on CPU 1, outside the
+# user's tracing_cpumask).
 # Kernel reasons: a refused kprobe quotes the kernel's reason from the top-level
 # error_log; a refused set_ftrace_filter entry (no error_log entry) quotes nothing, not
 # the user's old entry.
@@ -48,6 +49,7 @@ plant() {
 	echo 'stacktrace:2 if sig == 31' > events/signal/signal_generate/trigger # SIGSYS: never sent here
 	echo 'flags == 0' > events/syscalls/sys_enter_openat/filter
 	echo function > current_tracer
+	echo 1 > tracing_cpumask # CPU 0 only: the function presets' workloads run on CPU 1
 	cd "$OUT" || exit 1
 	sh /lab/tracefs-state.sh > planted.txt
 	[ "$(grep -c . $T/set_ftrace_filter)" = 4 ] || fail "planting: set_ftrace_filter has $(grep -c . $T/set_ftrace_filter) lines"
@@ -87,12 +89,12 @@ same_as_planted funccount
 kill9 funccount-k9 funccount -o funccount-k9.ftz vfs_read '*sys_getppid'
 same_as_planted funccount-k9
 
-rec funcslower ftrec funcslower -b 2000 -o funcslower.ftz do_nanosleep 10000 -- workload sleep 3 20 > funcslower.wl
+rec funcslower ftrec funcslower -b 2000 -o funcslower.ftz do_nanosleep 10000 -- taskset 2 workload sleep 3 20 > funcslower.wl
 same_as_planted funcslower
 kill9 funcslower-k9 funcslower -b 2000 -o funcslower-k9.ftz do_nanosleep 10000
 same_as_planted funcslower-k9
 
-rec funcgraph ftrec funcgraph -m 2 -o funcgraph.ftz ksys_read -- workload read /lab/bin/workload 12345 > funcgraph.wl
+rec funcgraph ftrec funcgraph -m 2 -o funcgraph.ftz ksys_read -- taskset 2 workload read /lab/bin/workload 12345 > funcgraph.wl
 same_as_planted funcgraph
 kill9 funcgraph-k9 funcgraph -m 2 -o funcgraph-k9.ftz ksys_read
 same_as_planted funcgraph-k9
