@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* cmd.c - dispatching a program's commands (cmd.h). */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -18,7 +19,27 @@ void cmd_list(const struct cmd_program *p, FILE *out, int width)
 	}
 }
 
+static int cmd_dispatch(const struct cmd_program *p, int argc, char **argv);
+
+/*
+ * Every command: what it wrote on stdout must have arrived (a full device, a closed
+ * stdout), or the exit says so, whatever the command thought (git's run_builtin).
+ */
 int cmd_main(const struct cmd_program *p, int argc, char **argv)
+{
+	int rc = cmd_dispatch(p, argc, argv);
+
+	errno = 0;
+	/* (a command that failed has said why: a report says a write error itself) */
+	if ((fflush(stdout) != 0 || ferror(stdout)) && rc == CMD_EXIT_OK) {
+		msg_error("write error on standard output%s%s", errno ? ": " : "",
+			  errno ? strerror(errno) : "");
+		rc = CMD_EXIT_ERROR;
+	}
+	return rc;
+}
+
+static int cmd_dispatch(const struct cmd_program *p, int argc, char **argv)
 {
 	msg_set_program(p->name);
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||

@@ -55,10 +55,28 @@ static char *vformat(const char *fmt, va_list ap)
 	return vasprintf(&s, fmt, ap) < 0 ? NULL : s;
 }
 
+/* msg_set_interrupted: why SQLite's statements now fail with "interrupted". */
+static const char *interrupted_why;
+static bool interrupted_said;
+
+void msg_set_interrupted(const char *why)
+{
+	interrupted_why = why;
+}
+
 int msg_verror(const char *fmt, va_list ap)
 {
 	char *s = vformat(fmt, ap);
+	size_t n = s ? strlen(s) : 0;
 
+	/* SQLite says only "interrupted": say why instead, once for the whole run */
+	if (interrupted_why && n >= 11 && !strcmp(s + n - 11, "interrupted")) {
+		if (!interrupted_said)
+			put(NULL, "", interrupted_why);
+		interrupted_said = true;
+		free(s);
+		return -1;
+	}
 	put(NULL, "", s ? s : "out of memory (formatting a message)");
 	free(s);
 	return -1;

@@ -50,6 +50,9 @@ void msg_warn_at(const char *what, const char *fmt, ...) __attribute__((format(p
 /* "PREFIX: note: TEXT" when notes are on (ftrec: always; ftana: with -v). */
 void msg_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void msg_set_notes(bool on);
+/* From now on an error whose text ends in "interrupted" (SQLite's, after a progress
+ * handler stopped a statement) is said as WHY instead, once (a static string). */
+void msg_set_interrupted(const char *why);
 
 /* Keep the warnings from now on for msg_warnings (ftana's JSON documents; off by
  * default, so a long-running ftrec does not accumulate them). */

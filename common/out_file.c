@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* out_file.c - temp file beside the output, renamed into place when complete (out_file.h). */
 #include <errno.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,39 @@ static bool same_file(const char *a, const char *b)
 	struct stat sa, sb;
 
 	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* Is PATH a segment name of the ring whose head is INPUT (FORMAT.md 10: NAME.ftz's
+ * segments are NAME.ring-NNNNNN.ftz beside it), existing or not? */
+static bool ring_segment_of(const char *path, const char *input)
+{
+	const char *ib = strrchr(input, '/'), *pb = strrchr(path, '/');
+	size_t idir = ib ? (size_t)(ib - input) : 0, pdir = pb ? (size_t)(pb - path) : 0;
+	char *a = NULL, *b = NULL;
+	bool same_dir, hit = false;
+
+	ib = ib ? ib + 1 : input;
+	pb = pb ? pb + 1 : path;
+	size_t stem = strlen(ib);
+	if (stem <= 4 || strcmp(ib + stem - 4, ".ftz"))
+		return false;
+	stem -= 4;
+	if (strncmp(pb, ib, stem) || strncmp(pb + stem, ".ring-", 6))
+		return false;
+	const char *d = pb + stem + 6;
+	size_t digits = strspn(d, "0123456789");
+	if (digits < 6 || strcmp(d + digits, ".ftz"))
+		return false;
+	/* the directories: "." without a slash, "/" for a file in the root */
+	if (asprintf(&a, "%.*s", idir ? (int)idir : 1, strchr(input, '/') ? input : ".") < 0)
+		a = NULL;
+	if (asprintf(&b, "%.*s", pdir ? (int)pdir : 1, strchr(path, '/') ? path : ".") < 0)
+		b = NULL;
+	same_dir = a && b && (!strcmp(a, b) || same_file(a, b));
+	hit = same_dir;
+	free(a);
+	free(b);
+	return hit;
 }
 
 int out_check(const char *path, const char *input)
@@ -36,6 +70,11 @@ int out_check(const char *path, const char *input)
 			    "name", path);
 		return -1;
 	}
+	if (input && ring_segment_of(path, input)) {
+		msg_error("-o %s: that is a segment name of the input's ring (it reads %s's "
+			  "segments beside it): give another file name", path, input);
+		return -1;
+	}
 	/* the rename would replace what is there: only ever a regular file (never
 	 * /dev/null, /dev/stdout, a device, a FIFO, a directory or a symbolic link) */
 	if (!lstat(path, &st) && !S_ISREG(st.st_mode)) {
@@ -45,6 +84,43 @@ int out_check(const char *path, const char *input)
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * The temp file being written, removed if SIGINT, SIGTERM or SIGHUP ends ftana first
+ * (then the signal does what it would have done). One output at a time is open.
+ */
+static char *volatile pending_tmp;
+
+static void out_on_signal(int sig)
+{
+	char *tmp = pending_tmp;
+
+	if (tmp)
+		unlink(tmp); /* async-signal-safe */
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void out_pending(char *tmp)
+{
+	static bool installed;
+
+	if (!installed) {
+		struct sigaction sa = { .sa_handler = out_on_signal };
+		int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+
+		sigemptyset(&sa.sa_mask);
+		for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+			struct sigaction old;
+
+			/* a signal ignored by whoever started us stays ignored */
+			if (!sigaction(sigs[i], NULL, &old) && old.sa_handler == SIG_DFL)
+				sigaction(sigs[i], &sa, NULL);
+		}
+		installed = true;
+	}
+	pending_tmp = tmp;
 }
 
 int out_open(struct out_file *o, const char *path, const char *input)
@@ -67,12 +143,14 @@ int out_open(struct out_file *o, const char *path, const char *input)
 		o->tmp = NULL;
 		return -1;
 	}
+	out_pending(o->tmp);
 	/* mkstemp makes 0600; the output is an ordinary file, as the umask says */
 	mask = umask(0);
 	umask(mask);
 	if (fchmod(fd, 0666 & ~mask) < 0 || !(o->f = fdopen(fd, "w+"))) {
 		msg_error("cannot write %s: %s", path, strerror(errno));
 		close(fd);
+		pending_tmp = NULL;
 		unlink(o->tmp);
 		free(o->tmp);
 		o->tmp = NULL;
@@ -85,6 +163,8 @@ void out_abort(struct out_file *o)
 {
 	if (o->f)
 		fclose(o->f);
+	if (o->tmp == pending_tmp)
+		pending_tmp = NULL;
 	if (o->tmp) {
 		unlink(o->tmp);
 		free(o->tmp);
@@ -104,6 +184,8 @@ int out_commit(struct out_file *o)
 	o->f = NULL;
 	if (!err && rename(o->tmp, o->path) < 0)
 		err = errno;
+	if (!err && o->tmp == pending_tmp)
+		pending_tmp = NULL; /* renamed: nothing of ours to remove any more */
 	if (err) {
 		msg_error("cannot write %s: %s", o->path, strerror(err));
 		out_abort(o);

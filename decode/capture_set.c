@@ -344,6 +344,21 @@ out:
 	return rc;
 }
 
+int cset_check_regular(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return msg_error("%s: %s", path, strerror(errno));
+	/* a FIFO would block the first read, a device never end: ftana reads an input
+	 * more than once (its metadata, then its pages), so only a file will do */
+	if (!S_ISREG(st.st_mode))
+		return msg_error("%s: not a regular file (%s): give the capture file itself", path,
+				 S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISDIR(st.st_mode) ? "a directory" :
+				 S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" : "a socket");
+	return 0;
+}
+
 int cset_open(const char *const *args, size_t nargs, struct cset *cs)
 {
 	char *info;
@@ -351,6 +366,9 @@ int cset_open(const char *const *args, size_t nargs, struct cset *cs)
 	memset(cs, 0, sizeof(*cs));
 	if (nargs == 0)
 		return msg_error("no input file");
+	for (size_t i = 0; i < nargs; i++)
+		if (cset_check_regular(args[i]) < 0)
+			return -1;
 	if (nargs > 1)
 		return open_series(args, nargs, cs);
 	info = read_info(args[0]);

@@ -31,5 +31,8 @@ struct cset {
  * a one-line error (common/msg.h). */
 int cset_open(const char *const *args, size_t nargs, struct cset *cs);
 void cset_free(struct cset *cs);
+/* An input must be a regular file (a FIFO would hang the first read): 0, or -1 after
+ * a one-line error naming PATH and what it is. */
+int cset_check_regular(const char *path);
 
 #endif

@@ -25,6 +25,7 @@
 
 #include "common/msg.h"
 #include "common/out_file.h"
+#include "decode/capture_set.h"
 #include "decode/decode.h"
 #include "decode/tep_guard.h"
 #include "export/export.h"
@@ -495,6 +496,8 @@ int tracedat_convert(const char *in, const char *out, bool *damaged)
 	int rc;
 
 	*damaged = false;
+	if (cset_check_regular(in) < 0) /* (a FIFO would block the sniff below) */
+		return -1;
 	if (dec_path_is_tracedat(in))
 		return msg_error("%s: is a trace-cmd trace.dat already: nothing to convert", in);
 	rc = open_input(&w, damaged);

@@ -92,12 +92,25 @@ struct ftz_reader *ftz_reader_open(const char *path, char *errbuf, size_t errlen
 		snprintf(errbuf, errlen, "%s: out of memory", path);
 		return NULL;
 	}
-	r->fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO with no writer must not block the open; it is refused below */
+	r->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (r->fd < 0) {
 		snprintf(errbuf, errlen, "%s: %s", path, strerror(errno));
 		free(r);
 		return NULL;
 	}
+	struct stat st;
+	if (fstat(r->fd, &st) < 0) {
+		snprintf(errbuf, errlen, "%s: %s", path, strerror(errno));
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(errbuf, errlen, "%s: not a regular file (%s): give the capture file itself",
+			 path, S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISDIR(st.st_mode) ? "a directory" :
+			 S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" : "a socket");
+		goto fail;
+	}
+	fcntl(r->fd, F_SETFL, fcntl(r->fd, F_GETFL) & ~O_NONBLOCK);
 	n = pread(r->fd, hdr, sizeof(hdr), 0);
 	if (n < 0) {
 		snprintf(errbuf, errlen, "%s: %s", path, strerror(errno));

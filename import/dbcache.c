@@ -37,7 +37,7 @@
 #include "store/trust.h"
 
 /* Bump when the database layout changes: older caches are rebuilt. */
-#define DB_VERSION "6" /* 2: profile_rounds, function_profile; 3: signed (cache_mac); 4: tgids from /proc/tgids; 5: types imported as asked (event_types.imported); 6: sched_tasks, sched_statuses */
+#define DB_VERSION "7" /* 2: profile_rounds, function_profile; 3: signed (cache_mac); 4: tgids from /proc/tgids; 5: types imported as asked (event_types.imported); 6: sched_tasks, sched_statuses; 7: traced_from_ns, complete_from_ns, traced_until_ns */
 
 enum kind { KIND_FTZ, KIND_TRACEDAT, KIND_DB, KIND_OTHER };
 
@@ -326,6 +326,36 @@ static int over_budget(void *arg)
 }
 
 /*
+ * A .db given as the input was not made in this run, nor signed by us: its views can
+ * be anything (a recursive CTE that never ends, a join of a table with itself ten
+ * times). Every statement ftana runs on it shares a budget of VM steps in proportion
+ * to its size - DB_STEPS_PER_BYTE, far above what a report over its rows needs - and
+ * a statement past it fails ("interrupted"), so a small file cannot hang ftana.
+ */
+#define DB_STEPS_PER_BYTE 100
+#define DB_STEPS_TEXT "100"
+#define DB_STEPS_MIN (1LL << 28)
+
+static int given_over_budget(void *arg)
+{
+	int64_t *left = arg;
+
+	return --*left < 0; /* then every later statement fails at once too */
+}
+
+static void given_db_budget(sqlite3 *db, const struct stat *st)
+{
+	static int64_t left; /* one input per run: one budget (in units of 1000 steps) */
+	int64_t steps = st->st_size > DB_STEPS_MIN / DB_STEPS_PER_BYTE ?
+			(int64_t)st->st_size * DB_STEPS_PER_BYTE : DB_STEPS_MIN;
+
+	left = steps / 1000;
+	sqlite3_progress_handler(db, 1000, given_over_budget, &left);
+	msg_set_interrupted("the database given as input needs more work than its size allows "
+			    "(" DB_STEPS_TEXT " VM steps a byte: a view that never ends?): stopped");
+}
+
+/*
  * The cache at path, open, if it is ours for this input; NULL otherwise (closed).
  * One connection checks and then serves: the file cannot be swapped in between.
  */
@@ -479,6 +509,9 @@ sqlite3 *dbcache_open_set(const char *const *inputs, size_t n, const struct impo
 {
 	*damaged = false;
 	for (size_t i = 0; n > 1 && i < n; i++)
+		if (cset_check_regular(inputs[i]) < 0)
+			return NULL;
+	for (size_t i = 0; n > 1 && i < n; i++)
 		if (sniff(inputs[i]) != KIND_FTZ) {
 			msg_error("%s: only .ftz files of one --rotate series can be joined", inputs[i]);
 			return NULL;
@@ -496,11 +529,15 @@ sqlite3 *dbcache_open(const char *path, const struct import_types *types, bool *
 		msg_error("%s: %s", path, strerror(errno));
 		return NULL;
 	}
+	if (cset_check_regular(path) < 0)
+		return NULL;
 	switch (sniff(path)) {
 	case KIND_DB:
 		db = open_db(path, false);
-		if (db)
+		if (db) {
+			given_db_budget(db, &src);
 			*damaged = warn_damage(db, path);
+		}
 		return db;
 	case KIND_OTHER:
 		msg_error("%s: not an .ftz file, trace.dat or ftana database", path);
@@ -562,10 +599,8 @@ sqlite3 *dbcache_summary(const char *const *files, size_t n, bool *damaged)
 
 	*damaged = false;
 	for (size_t i = 0; i < n; i++)
-		if (access(files[i], F_OK) < 0) {
-			msg_error("%s: %s", files[i], strerror(errno));
+		if (cset_check_regular(files[i]) < 0) /* (says a missing file's errno too) */
 			return NULL;
-		}
 	if (n == 1 && sniff(files[0]) != KIND_FTZ && sniff(files[0]) != KIND_TRACEDAT)
 		return dbcache_open(files[0], &import_types_none, damaged); /* a .db, or refused */
 	for (size_t i = 0; n > 1 && i < n; i++)

@@ -6,7 +6,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pwd.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,15 +26,37 @@ static enum { KEY_UNKNOWN, KEY_KEPT, KEY_THIS_RUN } key_state;
 
 int trust_cache_dir(char *out, size_t len)
 {
-	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME"), *tmp = getenv("TMPDIR");
+	struct passwd *pw = NULL;
+	bool shared = false;
 	int n;
 
-	if (xdg && *xdg)
+	if (!(xdg && *xdg) && !(home && *home) && (pw = getpwuid(getuid())) && pw->pw_dir &&
+	    *pw->pw_dir && strcmp(pw->pw_dir, "/") && !access(pw->pw_dir, W_OK))
+		home = pw->pw_dir; /* the account's home when the environment has none */
+	if (xdg && *xdg) {
 		n = snprintf(out, len, "%s/ftana", xdg);
-	else
-		n = snprintf(out, len, "%s/.cache/ftana", home && *home ? home : "/tmp");
+	} else if (home && *home) {
+		n = snprintf(out, len, "%s/.cache/ftana", home);
+	} else { /* no home at all: TMPDIR (else /tmp), a directory of this user's own */
+		n = snprintf(out, len, "%s/ftana-cache-%u", tmp && *tmp ? tmp : "/tmp",
+			     (unsigned)getuid());
+		shared = true;
+	}
 	if (n < 0 || (size_t)n >= len)
 		return -ENAMETOOLONG;
+	if (shared) {
+		struct stat st;
+
+		if (mkdir(out, 0700) < 0 && errno != EEXIST)
+			return -errno;
+		/* in a directory others write to: ours, not a link, nobody else's to read */
+		if (lstat(out, &st) < 0)
+			return -errno;
+		if (!S_ISDIR(st.st_mode) || st.st_uid != getuid() || (st.st_mode & 077))
+			return -EPERM;
+		return 0;
+	}
 	for (char *s = out + 1; *s; s++)
 		if (*s == '/') {
 			*s = '\0';

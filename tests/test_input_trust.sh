@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# test_input_trust.sh - inputs that would hang ftana are refused or cut short (issue 25):
+#  - a FIFO (or a directory, a device) given as the capture: every command refuses it
+#    in one line at once, naming what it is, without reading it (a FIFO with no
+#    writer would block the first read forever);
+#  - a .db given directly whose views never end (a recursive CTE under the name of
+#    the events view, a table joined with itself eight times): info, sql, a report
+#    and export end within the budget of VM steps its size allows, with one line
+#    saying why, instead of running forever.
+. "$(dirname "$0")/lib.sh"
+FTANA=${FTANA:-$ROOT_DIR/$BUILD/san/ftana}
+require_bin "$FTANA"
+command -v python3 >/dev/null || { echo "python3 is not installed"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export XDG_CACHE_HOME=$tmp/cache
+
+# ------------------------------------------------------------- not a regular file
+mkfifo "$tmp/fifo.ftz"
+mkdir "$tmp/dir.ftz"
+for input in "$tmp/fifo.ftz|a FIFO" "$tmp/dir.ftz|a directory" "/dev/zero|a device"; do
+	path=${input%%|*} what=${input#*|}
+	for cmd in "info" "sql|SELECT 1" "report summary" "report tpoint" "db" "export|-o|$tmp/x.json" \
+		"convert|-o|$tmp/x.dat"; do
+		IFS='|' read -r -a words <<<"$cmd"
+		# shellcheck disable=SC2206
+		sub=(${words[0]})
+		timeout 20 "$FTANA" "${sub[@]}" "$path" "${words[@]:1}" >/dev/null 2>"$tmp/err"
+		rc=$?
+		[ $rc = 124 ] && { fail "${words[0]} on $what: still running after 20 s"; continue; }
+		[ $rc -ne 0 ] && pass "${words[0]} on $what: exit $rc" || fail "${words[0]} on $what: exit 0"
+		assert_one_line_error "${words[0]} on $what: one line" "$tmp/err" "not a regular file \\($what\\)"
+	done
+done
+
+# ------------------------------------------------------------- a .db whose views never end
+cp "$ROOT_DIR/samples/iolat.ftz" "$tmp/io.ftz"
+"$FTANA" db "$tmp/io.ftz" -o "$tmp/good.db" >/dev/null 2>&1 || { fail "ftana db failed"; finish; }
+python3 - "$tmp/good.db" "$tmp/endless.db" "$tmp/join.db" <<'EOF'
+import shutil, sqlite3, sys
+good, endless, join = sys.argv[1:]
+for path, body in (
+        (endless, "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) "
+                  "SELECT x AS id, x AS ts, 0 AS cpu, 0 AS pid, 'block_rq_issue' AS type FROM c"),
+        (join, "SELECT a.id AS id, a.ts AS ts, a.cpu AS cpu, a.pid AS pid, 'block_rq_issue' AS type "
+               "FROM block_rq_issue a, block_rq_issue b, block_rq_issue c, block_rq_issue d, "
+               "block_rq_issue e, block_rq_issue f, block_rq_issue g, block_rq_issue h")):
+    shutil.copy(good, path)
+    db = sqlite3.connect(path)
+    db.execute("DROP VIEW IF EXISTS events")
+    db.execute("CREATE VIEW events AS " + body)
+    db.commit()
+    db.close()
+EOF
+for db in endless join; do
+	for cmd in "info" "sql|SELECT count(*) FROM events" "report tpoint" "report summary" "export|-o|$tmp/$db.json"; do
+		IFS='|' read -r -a words <<<"$cmd"
+		# shellcheck disable=SC2206
+		sub=(${words[0]})
+		start=$SECONDS
+		timeout 120 "$FTANA" "${sub[@]}" "$tmp/$db.db" "${words[@]:1}" >/dev/null 2>"$tmp/err"
+		rc=$?
+		[ $rc = 124 ] && { fail "$db.db, ${words[0]}: still running after 120 s"; continue; }
+		pass "$db.db, ${words[0]}: ended (exit $rc) in $((SECONDS - start)) s"
+		if [ $rc -ne 0 ]; then
+			assert_eq "$db.db, ${words[0]}: a one-line reason" 1 "$(grep -c . "$tmp/err")"
+		fi
+	done
+done
+finish

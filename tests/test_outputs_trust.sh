@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# test_outputs_trust.sh - what ftana writes never destroys what it reads, and a write
+# that did not arrive is never a success (issue 25), on a live ring recording:
+#  - -o onto a segment of the input ring (existing, or a name the ring would use) is
+#    refused in one line by db, export, convert and a report's --svg, before any work,
+#    and the segment is byte for byte what it was;
+#  - info, sql (text and --json), db and a report exit non-zero when stdout is a full
+#    device (/dev/full) or closed;
+#  - SIGTERM, SIGINT or SIGHUP during `export -o OUT` leaves neither OUT nor a temp
+#    file beside it (checked at several moments of the run);
+#  - with neither HOME nor XDG_CACHE_HOME (a user whose home is not writable), the
+#    cache goes under TMPDIR in a directory of that user's own, not /tmp/.cache.
+. "$(dirname "$0")/lib.sh"
+require_root_tracefs
+require_bin "$FTREC" "$FTANA"
+command -v python3 >/dev/null || { echo "python3 is not installed"; exit 77; }
+[ -d "$TRACEFS/events/sched/sched_switch" ] || { echo "no sched:sched_switch"; exit 77; }
+
+tmp=$(mktemp -d -p /var/tmp ftana-trust.XXXXXX)
+chmod 755 "$tmp"
+trap 'rm -rf "$tmp"' EXIT
+before=$tmp/before
+snapshot_tracefs_state >"$before"
+export XDG_CACHE_HOME=$tmp/cache
+
+# A ring of a few segments: 3 s of a pipe ping-pong (sched_switch, wakeups).
+"$FTREC" record -q -e sched:sched_switch,sched:sched_wakeup --ring 1M -o "$tmp/r.ftz" -- python3 -c '
+import os, time
+r1, w1 = os.pipe(); r2, w2 = os.pipe()
+if os.fork() == 0:
+    while os.read(r1, 1): os.write(w2, b"x")
+    os._exit(0)
+end = time.monotonic() + 3
+while time.monotonic() < end:
+    os.write(w1, b"x"); os.read(r2, 1)
+os.close(w1)' 2>"$tmp/rec.err" || { fail "ftrec --ring failed: $(cat "$tmp/rec.err")"; finish; }
+assert_state_unchanged "$before"
+seg=$(ls "$tmp"/r.ring-*.ftz | head -n 1)
+[ -n "$seg" ] || { fail "no ring segment written"; finish; }
+sum=$(md5sum <"$seg")
+next=$tmp/r.ring-999999.ftz # a name the ring would use: refused although it does not exist
+
+refused() { # WHAT TARGET COMMAND...
+	local what=$1 target=$2
+	shift 2
+	"$@" >/dev/null 2>"$tmp/err"
+	assert_eq "$what: exit 1" 1 "$?"
+	assert_one_line_error "$what: one line" "$tmp/err" "segment name of the input's ring"
+}
+for target in "$seg" "$next"; do
+	refused "db -o $(basename "$target")" "$target" "$FTANA" db "$tmp/r.ftz" -o "$target"
+	refused "export -o $(basename "$target")" "$target" "$FTANA" export "$tmp/r.ftz" -o "$target"
+	refused "convert -o $(basename "$target")" "$target" "$FTANA" convert "$tmp/r.ftz" -o "$target"
+	refused "stacks --svg -o $(basename "$target")" "$target" \
+		"$FTANA" report stacks "$tmp/r.ftz" --svg -o "$target"
+done
+assert_eq "the segment is what it was" "$sum" "$(md5sum <"$seg")"
+[ -e "$next" ] && fail "a file named like a future segment was written" || pass "no future segment written"
+(cd "$tmp" && "$FTANA" db r.ftz -o "./$(basename "$seg")" >/dev/null 2>"$tmp/err")
+assert_one_line_error "db -o ./SEGMENT (another spelling): refused" "$tmp/err" "segment name"
+
+# ------------------------------------------------------------- output that did not arrive
+"$FTANA" db "$tmp/r.ftz" >/dev/null 2>&1 # build the cache first: each run below only writes
+for cmd in "info" "sql|SELECT count(*) FROM sched_switch" "sql --json|SELECT count(*) FROM sched_switch" \
+	"db" "report runqlat"; do
+	args=${cmd%%|*} query=${cmd#*|}
+	[ "$query" = "$cmd" ] && query=
+	for how in full closed; do
+		# shellcheck disable=SC2086
+		if [ $how = full ]; then
+			"$FTANA" $args "$tmp/r.ftz" ${query:+"$query"} >/dev/full 2>"$tmp/err"
+		else
+			"$FTANA" $args "$tmp/r.ftz" ${query:+"$query"} >&- 2>"$tmp/err"
+		fi
+		rc=$?
+		[ $rc -ne 0 ] && pass "$args, stdout $how: exit $rc" || fail "$args, stdout $how: exit 0"
+		assert_contains "$args, stdout $how: says so" "$tmp/err" "write error on standard output"
+	done
+done
+
+# ------------------------------------------------------------- signals during export -o
+for sig in TERM INT HUP; do
+	for delay in 0.05 0.2 0.5 1; do
+		rm -f "$tmp"/out.json*
+		"$FTANA" export "$tmp/r.ftz" -o "$tmp/out.json" >/dev/null 2>&1 &
+		pid=$!
+		sleep $delay
+		kill -$sig $pid 2>/dev/null
+		wait $pid
+		rc=$?
+		left=$(ls "$tmp"/out.json.* 2>/dev/null | wc -l)
+		assert_eq "SIG$sig after ${delay} s (exit $rc): no temp file beside OUT" 0 "$left"
+		if [ $rc -ne 0 ] && [ -e "$tmp/out.json" ]; then
+			fail "SIG$sig after ${delay} s: killed, yet OUT exists"
+		fi
+	done
+done
+
+# ------------------------------------------------------------- no HOME, no XDG_CACHE_HOME
+if id nobody >/dev/null 2>&1 && command -v setpriv >/dev/null; then
+	mkdir -p "$tmp/ro/t" && cp "$tmp/r.ftz" "$tmp/ro/only.ftz" # a lone file: no ring beside
+	cp samples/iolat.ftz "$tmp/ro/io.ftz" 2>/dev/null || cp "$ROOT_DIR/samples/iolat.ftz" "$tmp/ro/io.ftz"
+	chmod 755 "$tmp/ro"
+	chmod 644 "$tmp/ro/io.ftz"
+	chmod 1777 "$tmp/ro/t"
+	chmod 555 "$tmp/ro" # the capture's directory is not writable: the cache goes elsewhere
+	uid=$(id -u nobody)
+	rm -rf "/tmp/ftana-cache-$uid.test-sentinel"
+	env -i PATH="$PATH" TMPDIR="$tmp/ro/t" setpriv --reuid="$uid" --regid="$(id -g nobody)" --clear-groups \
+		"$FTANA_PLAIN" report iolat "$tmp/ro/io.ftz" >/dev/null 2>"$tmp/err"
+	assert_eq "no HOME, no XDG_CACHE_HOME: the report runs" 0 "$?"
+	[ -d "$tmp/ro/t/ftana-cache-$uid" ] && pass "the cache is under TMPDIR, the user's own" ||
+		fail "no cache under TMPDIR: $(ls -la "$tmp/ro/t"; cat "$tmp/err")"
+	assert_eq "... mode 700, owned by the user" "700 $uid" "$(stat -c '%a %u' "$tmp/ro/t/ftana-cache-$uid" 2>/dev/null)"
+	[ -e /tmp/.cache/ftana ] && [ "$(stat -c %u /tmp/.cache/ftana)" = "$uid" ] &&
+		fail "a cache of uid $uid under /tmp/.cache" || pass "nothing of the user's under /tmp/.cache"
+	# someone else's directory of that name is refused, not used
+	rm -rf "$tmp/ro/t/ftana-cache-$uid"
+	chmod 755 "$tmp/ro"
+	mkdir -m 777 "$tmp/ro/t/ftana-cache-$uid"
+	chmod 555 "$tmp/ro"
+	env -i PATH="$PATH" TMPDIR="$tmp/ro/t" setpriv --reuid="$uid" --regid="$(id -g nobody)" --clear-groups \
+		"$FTANA_PLAIN" report iolat "$tmp/ro/io.ftz" >/dev/null 2>"$tmp/err"
+	assert_eq "a planted cache directory (root's, mode 777): not used, exit 1" 1 "$?"
+	assert_eq "... nothing written in it" 0 "$(ls -A "$tmp/ro/t/ftana-cache-$uid" | wc -l)"
+	chmod 755 "$tmp/ro"
+else
+	echo "note: no user nobody or no setpriv: the no-HOME case is not checked here"
+fi
+finish
