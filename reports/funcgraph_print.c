@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/msg.h"
 #include "reports/funcgraph_print.h"
 #include "common/text_escape.h"
 
@@ -151,4 +152,21 @@ void fg_switches_free(struct fg_switches *sw)
 	free(sw->cpu);
 	sw->cpu = NULL;
 	sw->nr = 0;
+}
+
+bool fg_indent(FILE *out, int64_t depth)
+{
+	if (depth <= FG_MAX_INDENT) {
+		fprintf(out, "%*s", depth > 0 ? 2 * (int)depth : 0, "");
+		return false;
+	}
+	fprintf(out, "%*s[depth %lld] ", 2 * FG_MAX_INDENT, "", (long long)depth);
+	return true;
+}
+
+void fg_indent_done(bool deep)
+{
+	if (deep)
+		msg_warn("calls deeper than %d levels (the kernel nests 50): indented as %d, "
+			 "their depth printed", FG_MAX_INDENT, FG_MAX_INDENT);
 }

@@ -57,4 +57,17 @@ int fg_switch(FILE *out, struct fg_switches *sw, const struct fg_style *st, int 
 	      int64_t pid, const char *comm);
 void fg_switches_free(struct fg_switches *sw);
 
+/*
+ * The indentation of a call at DEPTH: 2 spaces a level, as the kernel prints, up to
+ * FG_MAX_INDENT levels (the kernel's function_graph nests at most 50: a deeper depth
+ * field is a hostile or corrupt one); deeper, the indentation stops there and the
+ * line says "[depth N] ". A depth below 0 is not indented. Returns true when the
+ * depth was cut (the caller says so once).
+ */
+#define FG_MAX_INDENT 128
+#define FG_MAX_INDENT_TEXT "128"
+bool fg_indent(FILE *out, int64_t depth);
+/* After the lines: the one warning when some depth was cut (DEEP). */
+void fg_indent_done(bool deep);
+
 #endif

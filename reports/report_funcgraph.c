@@ -161,7 +161,7 @@ static int print_graph(struct report_ctx *ctx, const struct funcgraph_opts *o)
 	bool time_order = o->view == VIEW_TIME;
 	struct fg_switches sw = { 0 };
 	int64_t task = INT64_MIN;
-	bool first = true;
+	bool first = true, deep = false;
 	sqlite3_stmt *st;
 	int step;
 	char *sql = sqlite3_mprintf(
@@ -179,7 +179,8 @@ static int print_graph(struct report_ctx *ctx, const struct funcgraph_opts *o)
 		fg_header(stdout, &style);
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		bool exit = sqlite3_column_int(st, 0), leaf = sqlite3_column_int(st, 10);
-		int cpu = sqlite3_column_int(st, 1), depth = sqlite3_column_int(st, 6);
+		int cpu = sqlite3_column_int(st, 1);
+		int64_t depth = sqlite3_column_int64(st, 6);
 		int64_t pid = sqlite3_column_int64(st, 4);
 		const char *comm = (const char *)sqlite3_column_text(st, 5);
 		const char *name = (const char *)sqlite3_column_text(st, 7);
@@ -203,7 +204,7 @@ static int print_graph(struct report_ctx *ctx, const struct funcgraph_opts *o)
 			    (const char *)sqlite3_column_text(st, 11), cpu, comm, pid);
 		fg_duration(stdout, &style, !strcmp(kind, "open") ||
 			    sqlite3_column_type(st, 8) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 8));
-		printf("%*s", 2 * depth, "");
+		deep |= fg_indent(stdout, depth);
 		/* a leaf "NAME();", an entry "NAME() {", a return the brace and the name in
 		 * a comment; the name comes from the capture's kallsyms: escaped */
 		fputs(exit ? "} /* " : "", stdout);
@@ -216,6 +217,7 @@ static int print_graph(struct report_ctx *ctx, const struct funcgraph_opts *o)
 	fg_switches_free(&sw);
 	if (step != SQLITE_DONE)
 		return msg_error("%s", sqlite3_errmsg(ctx->db));
+	fg_indent_done(deep);
 	return 0;
 }
 
@@ -271,7 +273,9 @@ static int run(struct report_ctx *ctx)
 		rc = doc_table(ctx, "tree", text ?
 			"SELECT count, coalesce(printf('%.3f', total_us), '?') AS total_us, "
 			"coalesce(printf('%.3f', self_us), '?') AS self_us, "
-			"printf('%*s', 2 * level, '') || CASE WHEN below_unknown THEN '... ' ELSE '' END "
+			"printf('%*s', 2 * min(level, " FG_MAX_INDENT_TEXT "), '') || CASE WHEN level > "
+			FG_MAX_INDENT_TEXT " THEN '[level ' || level || '] ' ELSE '' END || "
+			"CASE WHEN below_unknown THEN '... ' ELSE '' END "
 			"|| func AS func, partial FROM fg_tree" :
 			"SELECT count, total_us, self_us, func, partial, level, path FROM fg_tree");
 		break;

@@ -103,6 +103,7 @@ static int print_graph(struct report_ctx *ctx, const struct funcslower_opts *o)
 	struct fg_switches sw = { 0 };
 	int64_t nr_cpus = 0;
 	sqlite3_stmt *st;
+	bool deep = false;
 	int step;
 
 	if (!db_meta_int(ctx->db, "nr_cpus", &nr_cpus) &&
@@ -133,13 +134,17 @@ static int print_graph(struct report_ctx *ctx, const struct funcslower_opts *o)
 		fg_prologue(stdout, &style, sqlite3_column_int64(st, 0),
 			    (const char *)sqlite3_column_text(st, 7), cpu, comm, pid);
 		fg_duration(stdout, &style, sqlite3_column_int64(st, 4));
-		printf("%*s} /* ", 2 * sqlite3_column_int(st, 6), "");
+		deep |= fg_indent(stdout, sqlite3_column_int64(st, 6));
+		fputs("} /* ", stdout);
 		text_fputs(stdout, (const char *)sqlite3_column_text(st, 5));
 		fputs(" */\n", stdout);
 	}
 	sqlite3_finalize(st);
 	fg_switches_free(&sw);
-	return step == SQLITE_DONE ? 0 : msg_error("%s", sqlite3_errmsg(ctx->db));
+	if (step != SQLITE_DONE)
+		return msg_error("%s", sqlite3_errmsg(ctx->db));
+	fg_indent_done(deep);
+	return 0;
 }
 
 int funcslower_views(sqlite3 *db)

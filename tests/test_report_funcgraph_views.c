@@ -86,6 +86,48 @@ static void test_max_depth(void **state)
 	fx_close(db);
 }
 
+/*
+ * Hostile depths (issue 25): a chain of 3000 nested calls, and a call whose depth field
+ * says 10^9. The graph indents at most FG_MAX_INDENT levels and prints the depth past
+ * it (one warning); --tree and --folded stop a path at 256 levels, the deeper calls in
+ * one "[deeper]" frame: each output stays small (it grew with the square of the depth,
+ * gigabytes for 12,000 levels).
+ */
+static void test_hostile_depths(void **state)
+{
+	(void)state;
+	sqlite3 *db = views_db();
+	char *out;
+	char *graph[] = { "funcgraph", NULL }, *tree[] = { "funcgraph", "--tree", NULL };
+	char *folded[] = { "funcgraph", "--folded", NULL };
+	enum { N = 3000 };
+
+	fx_exec(db, "BEGIN");
+	for (int i = 0; i < N; i++)
+		add_entry(db, 1 + i, 0, 100, i % 2 ? B : A, i);
+	for (int i = N - 1; i >= 0; i--)
+		add_exit(db, 2 * N - i, 0, 100, i % 2 ? B : A, i, 1000 + i);
+	add_entry(db, 2 * N + 1, 1, 200, C, 1000000000);
+	add_exit(db, 2 * N + 2, 1, 200, C, 1000000000, 500);
+	fx_exec(db, "COMMIT");
+	out = run(db, 1, graph);
+	assert_true(strlen(out) < 3 * 1024 * 1024); /* 6,002 lines of at most ~300 bytes */
+	assert_int_equal(fx_count_lines(out, "[depth 2999] vfs_read();"), 1);
+	assert_int_equal(fx_count_lines(out, "[depth 2998] } /* ksys_read */"), 1);
+	assert_int_equal(fx_count_lines(out, "[depth 1000000000] rw_verify_area();"), 1);
+	free(out);
+	out = run(db, 2, tree);
+	assert_true(strlen(out) < 1024 * 1024);
+	assert_non_null(strstr(out, "[level 256] ")); /* indented as 128, the level said */
+	assert_null(strstr(out, "[level 258] ")); /* the deeper ones: one frame at 257 */
+	free(out);
+	out = run(db, 2, folded);
+	assert_true(strlen(out) < 1024 * 1024);
+	assert_non_null(strstr(out, ";[deeper] "));
+	free(out);
+	fx_close(db);
+}
+
 /* -t: "%5lu.%06lu |  " of the event's time; -P: COMM (7 chars)-PID centred in 14, " | ". */
 static void test_time_and_proc(void **state)
 {
@@ -288,6 +330,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_max_depth),
+		cmocka_unit_test(test_hostile_depths),
 		cmocka_unit_test(test_time_and_proc),
 		cmocka_unit_test(test_wall_time),
 		cmocka_unit_test(test_no_duration_and_header),

@@ -60,7 +60,14 @@ WITH RECURSIVE p(id, path, sortkey, level) AS (
 	       CASE WHEN depth > 0 THEN '[unknown]' || char(1) ELSE '' END || func, 0
 	FROM fg_sel WHERE parent_id IS NULL OR parent_id NOT IN (SELECT id FROM fg_sel)
 	UNION ALL
-	SELECT c.id, p.path || ';' || c.func, p.sortkey || char(1) || c.func, p.level + 1
+	-- past 256 levels (the kernel nests at most 50: a hostile or corrupt capture) the
+	-- path stops growing, every deeper call counted in one "[deeper]" frame: a chain of
+	-- n calls costs n paths of at most 257 names, not n paths of up to n
+	SELECT c.id, CASE WHEN p.level < 256 THEN p.path || ';' || c.func
+	                  WHEN p.level = 256 THEN p.path || ';[deeper]' ELSE p.path END,
+	       CASE WHEN p.level < 256 THEN p.sortkey || char(1) || c.func
+	            WHEN p.level = 256 THEN p.sortkey || char(1) || '[deeper]' ELSE p.sortkey END,
+	       p.level + 1
 	FROM p JOIN fg_sel c ON c.parent_id = p.id)
 SELECT p.path, p.sortkey, p.level, c.* FROM p JOIN fg_sel c USING (id);
 
