@@ -13,6 +13,7 @@ static const struct cmd commands[] = {
 	{ "report", cmd_report, "NAME [OPTIONS] FILE", "canned reports (ftana report --help)" },
 	{ "export", cmd_export, "FILE -o OUT.json", "timeline for Perfetto / chrome://tracing" },
 	{ "convert", cmd_convert, "FILE.ftz -o OUT.dat", "trace-cmd trace.dat (trace-cmd, KernelShark)" },
+	{ "diff", cmd_diff, "BEFORE AFTER REPORT [OPTIONS]", "one report on two captures, row by row" },
 };
 
 static void usage(const struct cmd_program *p, FILE *out)

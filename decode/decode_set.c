@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "decode/capture_set.h"
 #include "decode/decode_int.h"
@@ -20,10 +21,37 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
+/*
+ * Every member stays open while the capture is read (one fd each): a set larger than
+ * the open-file limit would fail at some member, which must not pass for damage there.
+ * The soft limit is raised to the hard one when that makes room; else one line says
+ * what to raise. FD_MARGIN: the database, its journal, the prefetch threads, stdio.
+ */
+#define FD_MARGIN 64
+
+static int fd_room(struct dec *d, const struct cset *cs)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur == RLIM_INFINITY ||
+	    cs->n + FD_MARGIN <= rl.rlim_cur)
+		return 0;
+	if (rl.rlim_max == RLIM_INFINITY || cs->n + FD_MARGIN <= rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max == RLIM_INFINITY ? cs->n + FD_MARGIN : rl.rlim_max;
+		if (setrlimit(RLIMIT_NOFILE, &rl) == 0)
+			return 0;
+	}
+	return dec_fail(d, "%s: %zu files in this capture, more than the open-file limit "
+			"allows (ulimit -n %llu; ftana keeps each open, and needs %d more): raise it",
+			cs->paths[0], cs->n, (unsigned long long)rl.rlim_max, FD_MARGIN);
+}
+
 int decode_set_scan_rest(struct dec *d, const struct cset *cs)
 {
 	if (cs->n < 2 && !cs->ring)
 		return 0;
+	if (fd_room(d, cs) < 0)
+		return -1;
 	d->files_in = calloc(cs->n, sizeof(*d->files_in));
 	/* after END's keys (later keys win): what is on disk now, also after a crash */
 	d->set_keys = strdup(cs->keys);

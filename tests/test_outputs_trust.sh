@@ -6,6 +6,8 @@
 #    and the segment is byte for byte what it was;
 #  - info, sql (text and --json), db and a report exit non-zero when stdout is a full
 #    device (/dev/full) or closed;
+#  - a ring with more files than the open-file limit allows: one line naming the limit
+#    (the soft limit raised first when the hard one has room);
 #  - SIGTERM, SIGINT or SIGHUP during `export -o OUT` leaves neither OUT nor a temp
 #    file beside it (checked at several moments of the run);
 #  - with neither HOME nor XDG_CACHE_HOME (a user whose home is not writable), the
@@ -58,6 +60,21 @@ assert_eq "the segment is what it was" "$sum" "$(md5sum <"$seg")"
 [ -e "$next" ] && fail "a file named like a future segment was written" || pass "no future segment written"
 (cd "$tmp" && "$FTANA" db r.ftz -o "./$(basename "$seg")" >/dev/null 2>"$tmp/err")
 assert_one_line_error "db -o ./SEGMENT (another spelling): refused" "$tmp/err" "segment name"
+
+# ------------------------------------------------------------- the open-file limit
+# Every file of the ring stays open while it is read: with a hard limit one short of
+# the files plus ftana's 64 others, a one-line refusal naming the limit (not "damage" at
+# whichever segment failed to open); with room under the hard limit, the soft one is
+# raised and the capture reads as it does unlimited.
+nfiles=$(($(ls "$tmp"/r.ring-*.ftz | wc -l) + 1))
+echo "note: the ring has $nfiles files"
+rm -rf "$XDG_CACHE_HOME"
+(ulimit -n $((nfiles + 63)) && "$FTANA_PLAIN" info "$tmp/r.ftz" >/dev/null 2>"$tmp/err")
+assert_eq "hard limit too low: exit 1" 1 "$?"
+assert_one_line_error "hard limit too low: one line" "$tmp/err" "$nfiles files in this capture, more than the open-file limit allows \(ulimit -n $((nfiles + 63))"
+"$FTANA_PLAIN" info "$tmp/r.ftz" >"$tmp/info.free" 2>&1
+(ulimit -Hn $((nfiles + 100)) && ulimit -Sn 20 && "$FTANA_PLAIN" info "$tmp/r.ftz" >"$tmp/info.raised" 2>&1)
+assert_eq "soft limit below, hard above: read as without a limit" "$(md5sum <"$tmp/info.free")" "$(md5sum <"$tmp/info.raised")"
 
 # ------------------------------------------------------------- output that did not arrive
 "$FTANA" db "$tmp/r.ftz" >/dev/null 2>&1 # build the cache first: each run below only writes

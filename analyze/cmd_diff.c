@@ -1,0 +1,528 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cmd_diff.c - `ftana diff BEFORE AFTER REPORT [OPTIONS...]`: one aggregating report on
+ * two captures (or two windows of one), row by row. Each side is the report itself,
+ * run as `ftana report REPORT FILE --csv ...` (a child: the same code, the same slice
+ * and warnings), its rows loaded into an in-memory SQLite database and joined there on
+ * the key columns (every column that is not a value). The value compared is additive
+ * (a count, a total, a rate), summed per key; a count is divided by the seconds of its
+ * side's window (the slice within the capture's recording window, as the reports take
+ * it), so captures of different lengths compare fairly; a rate (rate_per_s, iops, mb_s)
+ * is compared as it is. Rows come ordered by how much the difference matters, the
+ * largest absolute change first.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "analyze/commands.h"
+#include "common/cmd.h"
+#include "common/msg.h"
+#include "import/dbcache.h"
+#include "import/import.h"
+#include "reports/slice.h"
+#include "store/db.h"
+#include "store/print.h"
+
+extern char **environ;
+
+static const char usage_text[] =
+	"usage: ftana diff BEFORE AFTER REPORT [REPORT OPTIONS...] [--csv|--json]\n"
+	"                  [--value COL] [--keys COL,...] [--top N]\n"
+	"                  [--before-since T] [--before-until T] [--after-since T] [--after-until T]\n"
+	"Runs an aggregating report (funccount, syscount, stacks, iolat --summary or --hist,\n"
+	"bitesize, runqlat, cpudist, offcpu, funclatency, iolatency) on two captures and\n"
+	"compares its rows: the key columns (all but the values) join them, the value is\n"
+	"summed per key. A count or total is compared per second of each side's window\n"
+	"(the capture's recording window, within --since/--until), so captures of different\n"
+	"lengths compare fairly; a rate (rate_per_s, iops, mb_s) as it is. Rows: the keys,\n"
+	"before, after (the sums), before_per_s, after_per_s, diff (after - before, per\n"
+	"second for a count), ratio (after / before; empty when before is 0), the largest\n"
+	"absolute diff first. BEFORE and AFTER may be the same file with two windows.\n"
+	"  --value COL        the value to compare (default: the report's first of\n"
+	"                     rate_per_s, iops, calls, count, total_ms, bytes)\n"
+	"  --keys COL,...     join on these columns only (the others summed away), e.g.\n"
+	"                     --keys comm for a report keyed by pid and comm\n"
+	"  --top N            only the N largest differences\n"
+	"  --before-since T, --before-until T, --after-since T, --after-until T\n"
+	"                     each side's window (T as for the reports' --since)\n"
+	"  --csv, --json      CSV or one JSON document instead of text\n"
+	"Every other option goes to the report on both sides (-p, -n, --cpu, --by, ...).\n";
+
+/* The values a report's CSV may hold that add up; the rest (averages, percentiles,
+ * times of a listing) are neither keys nor compared. */
+static const char *const additive[] = { "rate_per_s", "iops", "mb_s", "calls", "count", "errors",
+					"unpaired", "total_ms", "bytes", "runq_ms", "self_us", "total_us" };
+static const char *const rates[] = { "rate_per_s", "iops", "mb_s" };
+static const char *const other_values[] = { "avg_us", "avg_ms", "min_ms", "max_ms", "p50_ms",
+					    "p90_ms", "p99_ms", "max_us", "partial", "level" };
+/* A listing's columns: its rows are events, not groups. */
+static const char *const listing[] = { "start_s", "end_s", "ts_s", "start_wall", "ts_wall", "sector" };
+
+static bool in_list(const char *const *l, size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(l[i], s))
+			return true;
+	return false;
+}
+#define IN(list, s) in_list(list, sizeof(list) / sizeof(list[0]), s)
+
+struct side {
+	const char *file, *since, *until;
+	char *csv;      /* the report's output */
+	size_t len;
+	double seconds; /* its window */
+};
+
+/* Run `ftana report REPORT FILE --csv [--since] [--until] OPTS...`, its stdout into
+ * s->csv. 0, or -1 after an error (the report's own stderr said why). */
+static int run_side(const char *report, struct side *s, char **opts, int nopts)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char **argv = calloc((size_t)nopts + 12, sizeof(*argv));
+	int p[2], argc = 0, status;
+	posix_spawn_file_actions_t fa;
+	pid_t pid;
+
+	if (n <= 0 || !argv)
+		return free(argv), msg_error("cannot find ftana's own program: %s", strerror(errno));
+	self[n] = '\0';
+	argv[argc++] = self;
+	argv[argc++] = "report";
+	argv[argc++] = (char *)report;
+	argv[argc++] = (char *)s->file;
+	argv[argc++] = "--csv";
+	if (s->since) {
+		argv[argc++] = "--since";
+		argv[argc++] = (char *)s->since;
+	}
+	if (s->until) {
+		argv[argc++] = "--until";
+		argv[argc++] = (char *)s->until;
+	}
+	for (int i = 0; i < nopts; i++)
+		argv[argc++] = opts[i];
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return free(argv), msg_error("pipe: %s", strerror(errno));
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, p[1], STDOUT_FILENO);
+	int rc = posix_spawn(&pid, self, &fa, NULL, argv, environ);
+
+	posix_spawn_file_actions_destroy(&fa);
+	free(argv);
+	close(p[1]);
+	if (rc) {
+		close(p[0]);
+		return msg_error("cannot run %s: %s", self, strerror(rc));
+	}
+	FILE *f = fdopen(p[0], "r");
+	char buf[65536];
+	size_t got;
+	FILE *mem = open_memstream(&s->csv, &s->len);
+
+	while (f && mem && (got = fread(buf, 1, sizeof(buf), f)) > 0)
+		fwrite(buf, 1, got, mem);
+	if (f)
+		fclose(f);
+	else
+		close(p[0]);
+	if (mem)
+		fclose(mem);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(status))
+		return msg_error("%s: the report ended by signal %d", s->file, WTERMSIG(status));
+	if (WEXITSTATUS(status) != 0 && WEXITSTATUS(status) != CMD_EXIT_DAMAGED)
+		return -1; /* the report said why, in one line of its own */
+	return s->csv ? 0 : msg_error("out of memory");
+}
+
+/* The side's window in seconds: its slice within the capture's recording window. */
+static int side_seconds(struct side *s, bool ragged)
+{
+	bool damaged;
+	sqlite3 *db = dbcache_open(s->file, &import_types_none, &damaged);
+	struct slice sl;
+	int rc;
+
+	if (!db)
+		return -1;
+	slice_init(&sl);
+	sl.since_arg = s->since;
+	sl.until_arg = s->until;
+	sl.ragged = ragged;
+	msg_set_notes(false);
+	rc = slice_resolve(&sl, db);
+	if (rc == 0) {
+		int64_t a = sl.from_ns > sl.since_ns ? sl.from_ns : sl.since_ns;
+		int64_t b = sl.to_ns < sl.until_ns ? sl.to_ns : sl.until_ns;
+
+		s->seconds = b > a ? (double)(b - a) / 1e9 : 0;
+	}
+	slice_free(&sl);
+	sqlite3_close(db);
+	return rc;
+}
+
+/* --- CSV (RFC 4180, as store/print.c writes it) into a table --- */
+
+/* The next field at *p: its text into f (unquoted), *eol at a line's end. */
+static bool csv_field(const char **p, const char *end, FILE *f, bool *eol)
+{
+	const char *s = *p;
+
+	*eol = false;
+	if (s >= end)
+		return false;
+	if (*s == '"') {
+		for (s++; s < end; s++) {
+			if (*s == '"' && s + 1 < end && s[1] == '"')
+				fputc(*s++, f);
+			else if (*s == '"')
+				break;
+			else
+				fputc(*s, f);
+		}
+		s++;
+	} else {
+		for (; s < end && *s != ',' && *s != '\n' && *s != '\r'; s++)
+			fputc(*s, f);
+	}
+	if (s < end && *s == '\r')
+		s++;
+	if (s >= end || *s == '\n')
+		*eol = true;
+	*p = s < end ? s + 1 : end;
+	return true;
+}
+
+/* Parse one side's CSV into table NAME (columns as its header, NUMERIC affinity, so
+ * numbers compare as numbers); *cols: the header, *ncols. */
+static int load_csv(sqlite3 *db, const char *name, const struct side *s, char ***cols, int *ncols)
+{
+	const char *p = s->csv, *end = s->csv + s->len;
+	sqlite3_str *sql = sqlite3_str_new(db);
+	sqlite3_stmt *ins = NULL;
+	int n = 0, rc = 0;
+	bool eol = false;
+	char *text;
+	size_t tlen;
+
+	*cols = NULL;
+	while (!eol) {
+		FILE *f = open_memstream(&text, &tlen);
+
+		if (!f || !csv_field(&p, end, f, &eol)) {
+			if (f)
+				fclose(f);
+			free(text);
+			break;
+		}
+		fclose(f);
+		*cols = realloc(*cols, (size_t)(n + 1) * sizeof(**cols));
+		(*cols)[n++] = text;
+	}
+	*ncols = n;
+	if (!n)
+		return msg_error("%s: the report printed no table", s->file);
+	sqlite3_str_appendf(sql, "CREATE TABLE %s (", name);
+	for (int i = 0; i < n; i++)
+		sqlite3_str_appendf(sql, "%s\"%w\" NUMERIC", i ? ", " : "", (*cols)[i]);
+	sqlite3_str_appendall(sql, ")");
+	char *q = sqlite3_str_finish(sql);
+
+	if (!q || sqlite3_exec(db, q, NULL, NULL, NULL) != SQLITE_OK)
+		rc = msg_error("%s", sqlite3_errmsg(db));
+	sqlite3_free(q);
+	sql = sqlite3_str_new(db);
+	sqlite3_str_appendf(sql, "INSERT INTO %s VALUES (", name);
+	for (int i = 0; i < n; i++)
+		sqlite3_str_appendf(sql, "%s?", i ? ", " : "");
+	sqlite3_str_appendall(sql, ")");
+	q = sqlite3_str_finish(sql);
+	if (!rc && (!q || sqlite3_prepare_v2(db, q, -1, &ins, NULL) != SQLITE_OK))
+		rc = msg_error("%s", sqlite3_errmsg(db));
+	while (!rc && p < end) {
+		for (int i = 0; i < n; i++) {
+			FILE *f = open_memstream(&text, &tlen);
+
+			if (!f || !csv_field(&p, end, f, &eol)) {
+				if (f)
+					fclose(f);
+				free(text);
+				sqlite3_bind_null(ins, i + 1);
+				continue;
+			}
+			fclose(f);
+			if (*text) {
+				sqlite3_bind_text(ins, i + 1, text, -1, free);
+			} else {
+				sqlite3_bind_null(ins, i + 1);
+				free(text);
+			}
+		}
+		if (sqlite3_step(ins) != SQLITE_DONE)
+			rc = msg_error("%s", sqlite3_errmsg(db));
+		sqlite3_reset(ins);
+	}
+	sqlite3_finalize(ins);
+	sqlite3_free(q);
+	return rc;
+}
+
+static void free_cols(char **cols, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(cols[i]);
+	free(cols);
+}
+
+struct diff_opts {
+	const char *value, *keys, *report;
+	long long top;
+	enum out_format fmt;
+	bool ragged;
+	struct side before, after;
+	char **pass;  /* the report's own options */
+	int npass;
+};
+
+/* Our options out of argv; the rest pass to the report. 0, or -1 after an error. */
+static int parse(int argc, char **argv, struct diff_opts *o)
+{
+	const struct { const char *name; const char **dst; } sides[] = {
+		{ "--before-since", &o->before.since }, { "--before-until", &o->before.until },
+		{ "--after-since", &o->after.since }, { "--after-until", &o->after.until },
+	};
+	const char *pos[3];
+	int npos = 0;
+
+	o->pass = calloc((size_t)argc + 1, sizeof(*o->pass));
+	if (!o->pass)
+		return msg_error("out of memory");
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		bool taken = false;
+
+		for (size_t k = 0; !taken && k < sizeof(sides) / sizeof(sides[0]); k++)
+			if (!strcmp(a, sides[k].name)) {
+				if (i + 1 >= argc)
+					return msg_error("%s needs a time", a);
+				if (slice_check_time(a, argv[i + 1]) < 0)
+					return -1;
+				*sides[k].dst = argv[++i];
+				taken = true;
+			}
+		if (taken)
+			continue;
+		if (!strcmp(a, "--csv") || !strcmp(a, "--json")) {
+			enum out_format f = a[2] == 'c' ? OUT_CSV : OUT_JSON;
+
+			if (o->fmt != OUT_TEXT && o->fmt != f)
+				return msg_error("--csv and --json exclude each other: give one");
+			o->fmt = f;
+		} else if (!strcmp(a, "--value") || !strcmp(a, "--keys") || !strcmp(a, "--top")) {
+			if (i + 1 >= argc)
+				return msg_error("%s needs a value", a);
+			if (a[2] == 'v')
+				o->value = argv[++i];
+			else if (a[2] == 'k')
+				o->keys = argv[++i];
+			else {
+				char *end;
+
+				o->top = strtoll(argv[++i], &end, 10);
+				if (*end || o->top < 1)
+					return msg_error("bad --top '%s' (a number of rows, 1 or more)", argv[i]);
+			}
+		} else if (!strcmp(a, "--since") || !strcmp(a, "--until")) {
+			return msg_error("%s: give each side's window (--before-since, --after-until, ...)", a);
+		} else if (a[0] != '-' && npos < 3) {
+			pos[npos++] = a;
+		} else {
+			if (!strcmp(a, "--ragged"))
+				o->ragged = true;
+			o->pass[o->npass++] = argv[i];
+		}
+	}
+	if (npos < 3)
+		return msg_error("give BEFORE AFTER REPORT (usage: ftana diff --help)");
+	o->before.file = pos[0];
+	o->after.file = pos[1];
+	o->report = pos[2];
+	return 0;
+}
+
+/* The key columns (--keys, or every column not a value) and the value compared. */
+static int choose(struct diff_opts *o, char **cols, int n, sqlite3_str *keys, const char **value)
+{
+	static const char *const prefer[] = { "rate_per_s", "iops", "calls", "count", "total_ms", "bytes" };
+	int nkeys = 0;
+
+	for (int i = 0; i < n; i++)
+		if (IN(listing, cols[i]))
+			return msg_error("report %s printed a listing (column %s), not groups: diff takes "
+					 "an aggregating report (iolat: --summary or --hist)", o->report, cols[i]);
+	*value = NULL;
+	if (o->value) {
+		for (int i = 0; i < n; i++)
+			if (!strcmp(cols[i], o->value))
+				*value = cols[i];
+		if (!*value)
+			return msg_error("--value %s: report %s has no such column", o->value, o->report);
+		if (!IN(additive, *value))
+			return msg_error("--value %s: not a value that adds up (a count, a total or a rate)",
+					 *value);
+	}
+	for (size_t k = 0; !*value && k < sizeof(prefer) / sizeof(prefer[0]); k++)
+		for (int i = 0; i < n; i++)
+			if (!strcmp(cols[i], prefer[k]))
+				*value = cols[i];
+	if (!*value)
+		return msg_error("report %s has no count, total or rate to compare", o->report);
+	for (int i = 0; i < n; i++) {
+		bool key = o->keys ? false : !IN(additive, cols[i]) && !IN(other_values, cols[i]);
+
+		if (o->keys) {
+			const char *k = o->keys;
+			size_t len = strlen(cols[i]);
+
+			for (; k; k = strchr(k, ',') ? strchr(k, ',') + 1 : NULL)
+				if (!strncmp(k, cols[i], len) && (k[len] == ',' || !k[len]))
+					key = true;
+		}
+		if (key)
+			sqlite3_str_appendf(keys, "%s\"%w\"", nkeys++ ? ", " : "", cols[i]);
+	}
+	if (!nkeys)
+		return msg_error("%s: no column of report %s to join on", o->keys ? "--keys" : "diff",
+				 o->report);
+	return 0;
+}
+
+static int compare(sqlite3 *db, struct diff_opts *o, const char *keys, const char *value)
+{
+	bool rate = IN(rates, value);
+	double sb = o->before.seconds, sa = o->after.seconds;
+	char per_b[64] = "NULL", per_a[64] = "NULL", diff[160], ratio[160], top[32] = "";
+	char *sql = sqlite3_mprintf(
+		"CREATE TEMP TABLE d AS WITH b AS (SELECT %s, sum(\"%w\") AS vb FROM before GROUP BY %s), "
+		"a AS (SELECT %s, sum(\"%w\") AS va FROM after GROUP BY %s) "
+		"SELECT * FROM b FULL JOIN a USING (%s)", keys, value, keys, keys, value, keys, keys);
+	int rc = sql && sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 :
+		 msg_error("%s", sqlite3_errmsg(db));
+
+	sqlite3_free(sql);
+	if (rc)
+		return -1;
+	if (rate) { /* compared as it is */
+		snprintf(diff, sizeof(diff), "coalesce(va, 0) - coalesce(vb, 0)");
+		snprintf(ratio, sizeof(ratio), "1.0 * coalesce(va, 0) / vb");
+	} else { /* per second of each side's window */
+		snprintf(per_b, sizeof(per_b), "coalesce(vb, 0) / %.9f", sb);
+		snprintf(per_a, sizeof(per_a), "coalesce(va, 0) / %.9f", sa);
+		snprintf(diff, sizeof(diff), "%s - %s", per_a, per_b);
+		snprintf(ratio, sizeof(ratio), "(%s) / (vb / %.9f)", per_a, sb);
+	}
+	if (o->top)
+		snprintf(top, sizeof(top), "LIMIT %lld", o->top);
+	/* text rounds to 3 decimals (CSV and JSON keep full precision) */
+	const char *r = o->fmt == OUT_TEXT ? "round(" : "(", *r3 = o->fmt == OUT_TEXT ? ", 3)" : ")";
+	sql = sqlite3_mprintf("SELECT %s, coalesce(vb, 0) AS before, coalesce(va, 0) AS after, "
+			      "%s%s%s AS before_per_s, %s%s%s AS after_per_s, %s%s%s AS diff, "
+			      "CASE WHEN coalesce(vb, 0) <> 0 THEN %s%s%s END AS ratio FROM d "
+			      "ORDER BY abs(%s) DESC, %s %s", keys, r, per_b, r3, r, per_a, r3, r, diff, r3,
+			      r, ratio, r3, diff, keys, top);
+	sqlite3_stmt *st = NULL;
+
+	if (!sql || sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+		sqlite3_free(sql);
+		return msg_error("%s", sqlite3_errmsg(db));
+	}
+	sqlite3_free(sql);
+	if (o->fmt == OUT_TEXT)
+		printf("# %s %s%s: before %s (%.3f s), after %s (%.3f s)\n", o->report, value,
+		       rate ? "" : " per second of each side's window", o->before.file, sb,
+		       o->after.file, sa);
+	if (o->fmt == OUT_JSON) {
+		printf("{\"diff\":");
+		print_json_string(stdout, o->report);
+		printf(",\"value\":");
+		print_json_string(stdout, value);
+		printf(",\"before\":{\"file\":");
+		print_json_string(stdout, o->before.file);
+		printf(",\"seconds\":%.9f},\"after\":{\"file\":", sb);
+		print_json_string(stdout, o->after.file);
+		printf(",\"seconds\":%.9f},\"rows\":", sa);
+	}
+	rc = print_rows(st, o->fmt, stdout);
+	if (o->fmt == OUT_JSON)
+		printf("}\n");
+	sqlite3_finalize(st);
+	return rc ? msg_error("%s", sqlite3_errmsg(db)) : 0;
+}
+
+int cmd_diff(int argc, char **argv)
+{
+	struct diff_opts o = { .fmt = OUT_TEXT };
+	char **bcols = NULL, **acols = NULL;
+	int nb = 0, na = 0, rc = CMD_EXIT_ERROR;
+	sqlite3 *db = NULL;
+	sqlite3_str *keys = NULL;
+	const char *value = NULL;
+
+	if (cmd_wants_help(argc, argv))
+		return cmd_usage(usage_text, true);
+	if (parse(argc, argv, &o) < 0 ||
+	    run_side(o.report, &o.before, o.pass, o.npass) < 0 ||
+	    run_side(o.report, &o.after, o.pass, o.npass) < 0 ||
+	    side_seconds(&o.before, o.ragged) < 0 || side_seconds(&o.after, o.ragged) < 0)
+		goto out;
+	if (sqlite3_open(":memory:", &db) != SQLITE_OK ||
+	    load_csv(db, "before", &o.before, &bcols, &nb) < 0 ||
+	    load_csv(db, "after", &o.after, &acols, &na) < 0)
+		goto out;
+	if (nb != na) {
+		msg_error("the two sides' tables differ (%d and %d columns): give the same options", nb, na);
+		goto out;
+	}
+	for (int i = 0; i < nb; i++)
+		if (strcmp(bcols[i], acols[i])) {
+			msg_error("the two sides' tables differ (%s and %s): give the same options",
+				  bcols[i], acols[i]);
+			goto out;
+		}
+	keys = sqlite3_str_new(db);
+	if (choose(&o, bcols, nb, keys, &value) < 0)
+		goto out;
+	if ((!IN(rates, value)) && (o.before.seconds <= 0 || o.after.seconds <= 0)) {
+		msg_error("a side's window is empty (before %.3f s, after %.3f s): nothing to divide by",
+			  o.before.seconds, o.after.seconds);
+		goto out;
+	}
+	char *k = sqlite3_str_finish(keys);
+
+	keys = NULL;
+	rc = k && compare(db, &o, k, value) == 0 ? CMD_EXIT_OK : CMD_EXIT_ERROR;
+	sqlite3_free(k);
+out:
+	if (keys)
+		sqlite3_free(sqlite3_str_finish(keys));
+	free_cols(bcols, nb);
+	free_cols(acols, na);
+	free(o.before.csv);
+	free(o.after.csv);
+	free(o.pass);
+	if (db)
+		sqlite3_close(db);
+	return rc;
+}

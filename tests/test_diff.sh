@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# test_diff.sh - `ftana diff BEFORE AFTER REPORT`, against ground truth it did not compute:
+#  - the case study's two captures (samples/case01_iolat.ftz: the file opened while the
+#    disk's readahead was 4096 sectors; case09_iolat.ftz: reopened after `blockdev
+#    --setra 256`; each `./drive touch 8`: 8 page faults, docs/CASE-STUDY.md): the
+#    bytes read differ by the configured factor, 8 x 2048 KiB before and 8 x 128 KiB
+#    after, all of it in the 512-1023 KiB bucket before and the 128-255 KiB one after;
+#  - two windows of one capture (--before-until T, --after-since T): the two sides'
+#    counts add up to the whole report's, their seconds to the whole window's;
+#  - captures of different lengths: a count is compared per second of each side's
+#    window (`ftana info`'s recorded interval), a rate (rate_per_s) as the report has it;
+#  - --json is one document; --top N keeps N rows; a trace.dat diffed with itself
+#    changes nothing; a listing report, a bad option, a missing file: one line, exit 1.
+. "$(dirname "$0")/lib.sh"
+FTANA=${FTANA:-$ROOT_DIR/$BUILD/san/ftana}
+require_bin "$FTANA"
+command -v python3 >/dev/null || { echo "python3 is not installed"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export XDG_CACHE_HOME=$tmp/cache
+for f in case01_iolat case09_iolat case03_funccount case10_funccount; do
+	cp "$ROOT_DIR/samples/$f.ftz" "$tmp/"
+done
+
+# col CSV COLUMN: that column of every data row
+col() { awk -F, -v c="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next } { print $k }' "$1"; }
+sum() { col "$1" "$2" | awk '{ s += $1 } END { print s + 0 }'; }
+
+# ------------------------------------------------------------- the readahead factor
+"$FTANA" diff "$tmp/case01_iolat.ftz" "$tmp/case09_iolat.ftz" bitesize --keys low_kb,high_kb \
+	--value bytes --csv >"$tmp/ra.csv" 2>"$tmp/err"
+assert_eq "bitesize diff: exit" 0 "$?"
+assert_eq "bytes read before: 8 faults x 4096 sectors" $((8 * 4096 * 512)) "$(sum "$tmp/ra.csv" before)"
+assert_eq "bytes read after: 8 faults x 256 sectors" $((8 * 256 * 512)) "$(sum "$tmp/ra.csv" after)"
+assert_eq "before: all in the 512-1023 KiB bucket" $((8 * 4096 * 512)) \
+	"$(awk -F, 'NR > 1 && $1 == 512 { print $3 }' "$tmp/ra.csv")"
+assert_eq "after: all in the 128-255 KiB bucket" $((8 * 256 * 512)) \
+	"$(awk -F, 'NR > 1 && $1 == 128 { print $4 }' "$tmp/ra.csv")"
+assert_eq "the largest change first (the 512 KiB bucket)" 512 "$(awk -F, 'NR == 2 { print $1 }' "$tmp/ra.csv")"
+
+# ------------------------------------------------------------- two windows of one capture
+f=$tmp/case03_funccount.ftz
+"$FTANA" report funccount "$f" --csv >"$tmp/whole.csv"
+read -r from to < <("$FTANA" sql "$f" "SELECT complete_from_ts, end_ts FROM capture_window" --csv | tail -n 1 | tr ',' ' ')
+mid=$(((from + to) / 2))
+t=$(printf '%d.%09d' $((mid / 1000000000)) $((mid % 1000000000)))
+"$FTANA" diff "$f" "$f" funccount --value count --before-until "$t" --after-since "$t" --csv >"$tmp/split.csv" 2>"$tmp/err"
+assert_eq "split at $t: exit" 0 "$?"
+for fn in $(col "$tmp/whole.csv" func); do
+	whole=$(awk -F, -v f="$fn" '$1 == f { print $2 }' "$tmp/whole.csv")
+	parts=$(awk -F, -v f="$fn" '$1 == f { print $2 + $3 }' "$tmp/split.csv")
+	assert_eq "split: $fn before + after = the whole capture's" "$whole" "$parts"
+done
+"$FTANA" diff "$f" "$f" funccount --value count --before-until "$t" --after-since "$t" >"$tmp/split.txt"
+secs=$(awk 'NR == 1 { gsub(/[(),]/, " "); for (i = 1; i <= NF; i++) if ($(i + 1) == "s") print $i }' "$tmp/split.txt" |
+	awk '{ s += $1 } END { printf "%.3f", s }')
+assert_eq "split: the two windows' seconds add up to the whole window's" \
+	"$(awk -v a="$from" -v b="$to" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')" "$secs"
+
+# ------------------------------------------------------------- different lengths: per second
+b=$tmp/case03_funccount.ftz a=$tmp/case10_funccount.ftz
+"$FTANA" diff "$b" "$a" funccount --value count --csv >"$tmp/len.csv"
+sb=$("$FTANA" info "$b" | awk '$1 == "recorded" { print $2 }')
+sa=$("$FTANA" info "$a" | awk '$1 == "recorded" { print $2 }')
+while IFS=, read -r fn before after bps aps diff ratio; do
+	[ "$fn" = func ] && continue
+	assert_eq "$fn: before per second = count / info's recorded seconds" \
+		"$(awk -v c="$before" -v s="$sb" 'BEGIN { printf "%.3f", c / s }')" "$(printf '%.3f' "$bps")"
+	assert_eq "$fn: after per second" "$(awk -v c="$after" -v s="$sa" 'BEGIN { printf "%.3f", c / s }')" \
+		"$(printf '%.3f' "$aps")"
+	assert_eq "$fn: diff = after/s - before/s" "$(awk -v x="$aps" -v y="$bps" 'BEGIN { printf "%.6f", x - y }')" \
+		"$(printf '%.6f' "$diff")"
+done <"$tmp/len.csv"
+"$FTANA" diff "$b" "$a" funccount --csv >"$tmp/rate.csv"
+assert_eq "default value of funccount: its rate, compared as it is" \
+	"$(col "$tmp/whole.csv" rate_per_s | awk '{ s += $1 } END { print s }')" "$(sum "$tmp/rate.csv" before)"
+
+# ------------------------------------------------------------- formats, trace.dat, refusals
+"$FTANA" diff "$b" "$a" funccount --json >"$tmp/d.json"
+assert_eq "--json: one document with the rows" 3 \
+	"$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(len(d["rows"]))' "$tmp/d.json")"
+assert_eq "--top 1" 2 "$("$FTANA" diff "$b" "$a" funccount --top 1 --csv | wc -l)"
+dat=$ROOT_DIR/tests/data/tracedat/langraph-5.15-x86_64-v7.dat
+cp "$dat" "$tmp/l.dat"
+"$FTANA" diff "$tmp/l.dat" "$tmp/l.dat" runqlat --csv >"$tmp/same.csv" 2>"$tmp/err"
+assert_eq "a trace.dat with itself: exit" 0 "$?"
+assert_eq "a trace.dat with itself: every diff 0" 0 "$(col "$tmp/same.csv" diff | awk '$1 != 0' | wc -l)"
+assert_ge "a trace.dat with itself: rows" 1 "$(($(wc -l <"$tmp/same.csv") - 1))"
+for bad in "iolat|printed a listing" "bitesize --value comm|not a value that adds up" \
+	"funccount --since 1|give each side's window" "nosuchreport|" "funccount --top 0|bad --top"; do
+	args=${bad%%|*} want=${bad#*|}
+	# shellcheck disable=SC2086
+	"$FTANA" diff "$tmp/case01_iolat.ftz" "$tmp/case09_iolat.ftz" $args >/dev/null 2>"$tmp/err"
+	assert_eq "refused: $args: exit 1" 1 "$?"
+	[ -n "$want" ] && assert_contains "refused: $args: says why" "$tmp/err" "$want"
+done
+"$FTANA" diff "$tmp/nosuch.ftz" "$a" funccount >/dev/null 2>"$tmp/err"
+assert_eq "a missing side: exit 1" 1 "$?"
+assert_one_line_error "a missing side: one line" "$tmp/err" "nosuch.ftz"
+finish
