@@ -415,7 +415,7 @@ static int compare(sqlite3 *db, struct diff_opts *o, const char *keys, const cha
 	double sb = o->before.seconds, sa = o->after.seconds;
 	char per_b[64] = "NULL", per_a[64] = "NULL", diff[160], ratio[160], top[32] = "";
 	char *sql = sqlite3_mprintf(
-		"CREATE TEMP TABLE d AS WITH b AS (SELECT %s, sum(\"%w\") AS vb FROM before GROUP BY %s), "
+		"CREATE TEMP TABLE diff_rows AS WITH b AS (SELECT %s, sum(\"%w\") AS vb FROM before GROUP BY %s), "
 		"a AS (SELECT %s, sum(\"%w\") AS va FROM after GROUP BY %s) "
 		"SELECT * FROM b FULL JOIN a USING (%s)", keys, value, keys, keys, value, keys, keys);
 	int rc = sql && sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 :
@@ -439,7 +439,7 @@ static int compare(sqlite3 *db, struct diff_opts *o, const char *keys, const cha
 	const char *r = o->fmt == OUT_TEXT ? "round(" : "(", *r3 = o->fmt == OUT_TEXT ? ", 3)" : ")";
 	sql = sqlite3_mprintf("SELECT %s, coalesce(vb, 0) AS before, coalesce(va, 0) AS after, "
 			      "%s%s%s AS before_per_s, %s%s%s AS after_per_s, %s%s%s AS diff, "
-			      "CASE WHEN coalesce(vb, 0) <> 0 THEN %s%s%s END AS ratio FROM d "
+			      "CASE WHEN coalesce(vb, 0) <> 0 THEN %s%s%s END AS ratio FROM diff_rows "
 			      "ORDER BY abs(%s) DESC, %s %s", keys, r, per_b, r3, r, per_a, r3, r, diff, r3,
 			      r, ratio, r3, diff, keys, top);
 	sqlite3_stmt *st = NULL;
