@@ -135,17 +135,18 @@ int dec_scan(struct dec *d, struct ftz_reader *r)
 	struct ftz_section sec;
 	int rc;
 
-	uint64_t raw_total = 0;
-
+	/* one budget for the whole capture set: a ring of many small files, each within
+	 * a limit of its own, must not add up to gigabytes of decompression */
+	d->scan_file_bytes += ftz_reader_file_size(r);
 	while ((rc = ftz_reader_next(r, &sec, false)) == FTZ_READ_OK) {
 		struct ftz_pages p;
 		struct ftz_file f;
 		struct ftz_snapshot snap;
-		raw_total += sec.raw_len;
-		if (raw_total > ((uint64_t)DEC_EXPANSION_SLACK_MIB << 20) +
-				DEC_MAX_EXPANSION * ftz_reader_file_size(r)) {
+		d->scan_raw_bytes += sec.raw_len;
+		if (d->scan_raw_bytes > ((uint64_t)DEC_EXPANSION_SLACK_MIB << 20) +
+					DEC_MAX_EXPANSION * d->scan_file_bytes) {
 			set_damage(d, sec.offset, "sections expand to over "
-				   DEC_STR(DEC_MAX_EXPANSION) " times the file's size");
+				   DEC_STR(DEC_MAX_EXPANSION) " times the capture's size");
 			return 0;
 		}
 

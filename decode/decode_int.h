@@ -75,7 +75,7 @@ struct dat; /* trace.dat backend state (decode_tracedat.c); NULL for a .ftz */
  * ftrec's files expand ~27-fold (full pages of events); the slack covers small
  * files with a large kallsyms.
  */
-#define DEC_MAX_EXPANSION 1024
+#define DEC_MAX_EXPANSION 1024 /* raw bytes per file byte, over a whole capture set */
 #define DEC_EXPANSION_SLACK_MIB 1024
 #define DEC_MAX_BATCH_MIB 1024
 #define DEC_MAX_BATCH_BYTES ((uint64_t)DEC_MAX_BATCH_MIB << 20)
@@ -88,6 +88,7 @@ struct dec {
 	size_t nr_files_in;
 	uint32_t cur_file;      /* the file being scanned */
 	char *set_keys;         /* capture_set.h's keys: segments, gaps, ring_trimmed_* */
+	uint64_t scan_file_bytes, scan_raw_bytes; /* dec_scan so far, every file of the set */
 	char *end_set;          /* END text + set keys + per-file figures (dec_end_text of a set) */
 	int long_size;
 	bool big_endian;

@@ -604,7 +604,52 @@ static void test_zstd_bombs_expansion(void **state)
 	decode_all(&o);
 	assert_int_equal(o.events, 1);
 	assert_true(o.damaged);
-	assert_non_null(strstr(o.reason, "1024 times the file's size"));
+	assert_non_null(strstr(o.reason, "1024 times the capture's size"));
+}
+
+/*
+ * The same budget holds for a capture set, not per file: a series of three files of 12
+ * bombs each (768 MiB apiece, each within the limit alone) stops in its third file,
+ * where the set's sections pass 1 GiB plus 1024 times the three files' size.
+ */
+static void test_zstd_bombs_expansion_set(void **state)
+{
+	uint32_t nr = (FTZ_READ_MAX_PAYLOAD - 16) / PAGE;
+	char names[3][128], saved[sizeof(path)];
+	const char *files[3];
+	const char *why = NULL;
+	struct dec_event ev;
+	unsigned long events = 0;
+
+	(void)state;
+	memcpy(saved, path, sizeof(path));
+	for (int i = 0; i < 3; i++) {
+		char tail[160];
+		int n = snprintf(tail, sizeof(tail), "hostname=h\nboot_id=b\ncapture_id=c1\n"
+				 "series_prefix=s-\nseries_index=%d\n", i + 1);
+
+		snprintf(names[i], sizeof(names[i]), "%s.s-%04d.ftz", saved, i + 1);
+		snprintf(path, sizeof(path), "%s", names[i]);
+		struct ftz_writer *w = begin(1, tail, (size_t)n);
+
+		write_event_page(w, 0, 1000 + i, 0);
+		assert_int_equal(ftz_writer_close(w), 0);
+		for (int b = 0; b < 12; b++)
+			append_pages_bomb(0, nr, 16 + (uint64_t)nr * PAGE, false);
+		files[i] = names[i];
+	}
+	memcpy(path, saved, sizeof(path));
+	struct dec *d = dec_open_set(files, 3);
+
+	assert_non_null(d);
+	while (dec_next(d, &ev) > 0)
+		events++;
+	assert_true(dec_damage(d, NULL, &why));
+	assert_non_null(strstr(why, "1024 times the capture's size"));
+	assert_true(events >= 2 && events <= 3);
+	dec_close(d);
+	for (int i = 0; i < 3; i++)
+		unlink(names[i]);
 }
 
 /* Three FILE sections of 1 GiB: refused at the first (the issue saw 4 GB). */
@@ -775,6 +820,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_zstd_bomb_at_limit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_zstd_bombs_many_cpus, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_zstd_bombs_expansion, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_zstd_bombs_expansion_set, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_file_bombs_1g, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_file_copies_bounded, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_3000_cpus, setup, teardown),
