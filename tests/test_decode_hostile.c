@@ -589,7 +589,7 @@ static void test_zstd_bombs_many_cpus(void **state)
  * Twenty 64 MiB bombs on one CPU in ~60 KB: each alone is within every limit and
  * the CPU holds one at a time, but decompressing them all is 1.25 GiB of work
  * from nothing. The decoder stops where the sections expand to over 1 GiB plus
- * 1024 times the file's size.
+ * 1024 times the capture's size.
  */
 static void test_zstd_bombs_expansion(void **state)
 {
