@@ -73,7 +73,7 @@ rm -rf "$XDG_CACHE_HOME"
 assert_eq "hard limit too low: exit 1" 1 "$?"
 assert_one_line_error "hard limit too low: one line" "$tmp/err" "$nfiles files in this capture, more than the open-file limit allows \(ulimit -n $((nfiles + 63))"
 "$FTANA_PLAIN" info "$tmp/r.ftz" >"$tmp/info.free" 2>&1
-(ulimit -Hn $((nfiles + 100)) && ulimit -Sn 20 && "$FTANA_PLAIN" info "$tmp/r.ftz" >"$tmp/info.raised" 2>&1)
+(ulimit -Sn 20 && ulimit -Hn $((nfiles + 100)) && "$FTANA_PLAIN" info "$tmp/r.ftz" >"$tmp/info.raised" 2>&1)
 assert_eq "soft limit below, hard above: read as without a limit" "$(md5sum <"$tmp/info.free")" "$(md5sum <"$tmp/info.raised")"
 
 # ------------------------------------------------------------- output that did not arrive
