@@ -221,6 +221,39 @@ static bool host_big_endian(void)
 	return *(const uint8_t *)&one == 0;
 }
 
+
+/*
+ * saved_cmdlines as the kernel writes it ("PID COMM" lines, COMM at most 15 bytes),
+ * each name cut at CMDLINE_COMM_MAX: libtraceevent keeps whatever it is given, and a
+ * 16 MiB name from a hostile capture would be printed on every one of its task's lines.
+ * The names past the cut are no task's real one. NULL out of memory.
+ */
+#define CMDLINE_COMM_MAX 64
+
+static char *cmdlines_capped(const char *text)
+{
+	size_t n = strlen(text);
+	char *out = malloc(n + 1), *o = out;
+
+	if (!out)
+		return NULL;
+	for (const char *l = text; *l;) {
+		const char *nl = strchr(l, '\n'), *end = nl ? nl : l + strlen(l);
+		const char *sp = memchr(l, ' ', (size_t)(end - l));
+		size_t keep = (size_t)(end - l);
+
+		if (sp && (size_t)(end - sp - 1) > CMDLINE_COMM_MAX)
+			keep = (size_t)(sp + 1 - l) + CMDLINE_COMM_MAX;
+		memcpy(o, l, keep);
+		o += keep;
+		if (nl)
+			*o++ = '\n';
+		l = nl ? nl + 1 : end;
+	}
+	*o = '\0';
+	return out;
+}
+
 int dmeta_load_tep(struct dec *d)
 {
 	const char *text;
@@ -297,8 +330,13 @@ int dmeta_load_tep(struct dec *d)
 		tep_parse_kallsyms(d->tep, text);
 	ftrace_name_functions(d->tep); /* a pre-%ps kernel's function events, by name */
 	text = dec_file(d, "saved_cmdlines", -1, NULL);
-	if (text && *text)
-		tep_parse_saved_cmdlines(d->tep, text);
+	if (text && *text) {
+		char *capped = cmdlines_capped(text);
+
+		if (capped)
+			tep_parse_saved_cmdlines(d->tep, capped);
+		free(capped);
+	}
 	return 0;
 }
 

@@ -297,6 +297,20 @@ def esc_text():
     case("esc_text", cap.build(), runs)
 
 
+# ---- a 16 MiB name in saved_cmdlines -------------------------------------------------
+def comm_16m():
+    """The kernel's names have 15 bytes: one of 16 MiB, printed on each of its task's
+    lines by tpoint, made gigabytes of output (the header outside the print child's
+    time limit). Names are cut at 64 bytes wherever they are read."""
+    cap = Capture()
+    n = with_good(cap)
+    cap.files.append(("saved_cmdlines", b"4242 " + b"A" * (16 << 20) + b"\n4243 ok\n"))
+    runs = standard(n) + [("tpoint", "0", 400, 0, "nostdout=A{65}"),
+                          ("sql:select length(comm) from tasks where pid = 4242", "0", 0, 0,
+                           "stdout=^ *6[0-4] *$")]
+    case("comm_16m", cap.build(), runs)
+
+
 # ---- ftrec's /proc/tgids, written by whoever made the file ---------------------------
 def proc_tgids():
     # FORMAT.md 4.2: "TID TGID" decimal lines; anything else is skipped. 200,000 good
@@ -370,11 +384,11 @@ def main():
     args = [a for a in args if a != "--small"]
     out = args[0]
     os.makedirs(out, exist_ok=True)
-    big = (zstd_bombs, file_bombs, cpus_3000, files_250k, proc_tgids)  # 2.5 MB: no fuzz seed
+    big = (zstd_bombs, file_bombs, cpus_3000, files_250k, proc_tgids, comm_16m)  # no fuzz seeds
     for gen in (sqli_system, sqli_event_field, case_collide, reserved_names, info_nul,
                 field_layouts, pid_size3, print_fmt_cases, printk_malformed, proc_tgids,
                 zstd_bombs,
-                file_bombs, cpus_3000, files_250k, esc_text, planted_db, sql_writes,
+                file_bombs, cpus_3000, files_250k, esc_text, comm_16m, planted_db, sql_writes,
                 tracedat_cases):
         if not (small and gen in big):
             gen()
