@@ -137,15 +137,24 @@ f=$(echo "$work"/gt/sleep.*)
 off=$(report offcpu "$f")
 s_ms=$(awk -F, 'NR > 1 && $3 == "S" { print $5 }' <<<"$off")
 s_n=$(awk -F, 'NR > 1 && $3 == "S" { print $4 }' <<<"$off")
-assert_eq "sleep: S intervals" 25 "$s_n"
-within "sleep: off-CPU in S (ms) between 25 x 20 and the measured sleeps" "$s_ms" 500 \
-	"$(awk -v n="$(gt "$f" slept_ns)" 'BEGIN { print n / 1e6 }')"
+# This host's kernel now and then records a switch-out whose switch-in it never recorded
+# (no loss flagged): the sleep that switch-out ends has no known end, and is left out
+# (oncpu 'mismatch'). k: the sleeper's switch-outs the capture has no switch-in for,
+# from the raw rows; up to k of the 25 sleeps may be missing, never one more.
+k=$("$FTANA" sql "$work/s.ftz" "SELECT count(*) FROM (SELECT prev_pid, lag(next_pid) OVER
+	(PARTITION BY cpu ORDER BY id) AS prior FROM sched_switch) WHERE prev_pid = $(gt "$f" tid)
+	AND prior IS NOT NULL AND prior IS NOT prev_pid" --csv 2>/dev/null | tail -n 1)
+[ "${k:-0}" -gt 0 ] && echo "note: the sleeper has $k switch-outs without their switch-in in the capture"
+within "sleep: S intervals (25, less those whose switch-in the kernel did not record)" "$s_n" \
+	$((25 - ${k:-0})) 25
+within "sleep: off-CPU in S (ms) between that many x 20 and the measured sleeps" "$s_ms" \
+	$(((25 - ${k:-0}) * 20)) "$(awk -v n="$(gt "$f" slept_ns)" 'BEGIN { print n / 1e6 }')"
 other=$(awk -F, 'NR > 1 && $3 != "S" && $3 !~ /^R/ { s += $5 } END { print s + 0 }' <<<"$off")
 within "sleep: off-CPU for other reasons (ms)" "$other" 0 5
 folded=$("$FTANA" report offcpu "$work/s.ftz" -L "$(gt "$f" tid)" --since "$(gt "$f" since)" \
 	--until "$(gt "$f" until)" --folded 2>>"$work/ftana.err")
 within "sleep: --folded us under *nanosleep" \
-	"$(awk '/nanosleep/ { s += $NF } END { print s + 0 }' <<<"$folded")" 500000 \
+	"$(awk '/nanosleep/ { s += $NF } END { print s + 0 }' <<<"$folded")" $(((25 - ${k:-0}) * 20000)) \
 	"$(awk -v n="$(gt "$f" slept_ns)" 'BEGIN { print n / 1000 }')"
 runq=$(report runqlat "$f" --summary)
 near "sleep: run-queue ms vs schedstat" "$(col "$runq" total_ms)" \
