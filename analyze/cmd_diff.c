@@ -160,7 +160,7 @@ static int side_seconds(struct side *s, bool ragged)
 	sl.since_arg = s->since;
 	sl.until_arg = s->until;
 	sl.ragged = ragged;
-	msg_set_notes(false);
+	sl.quiet = true; /* the side's report said where its window starts */
 	rc = slice_resolve(&sl, db);
 	if (rc == 0) {
 		int64_t a = sl.from_ns > sl.since_ns ? sl.from_ns : sl.since_ns;
@@ -414,12 +414,28 @@ static int compare(sqlite3 *db, struct diff_opts *o, const char *keys, const cha
 	bool rate = IN(rates, value);
 	double sb = o->before.seconds, sa = o->after.seconds;
 	char per_b[64] = "NULL", per_a[64] = "NULL", diff[160], ratio[160], top[32] = "";
-	char *sql = sqlite3_mprintf(
+	/* a key may be NULL (iolat's total row has no type): joined with IS, not USING's = */
+	sqlite3_str *on = sqlite3_str_new(db), *sel = sqlite3_str_new(db);
+	char *kcopy = sqlite3_mprintf("%s", keys), *save = NULL;
+
+	for (char *k = kcopy ? strtok_r(kcopy, ",", &save) : NULL; k; k = strtok_r(NULL, ",", &save)) {
+		k += *k == ' ';
+		sqlite3_str_appendf(on, "%sb.%s IS a.%s", sqlite3_str_length(on) ? " AND " : "", k, k);
+		sqlite3_str_appendf(sel, "%scoalesce(b.%s, a.%s) AS %s", sqlite3_str_length(sel) ? ", " : "",
+				    k, k, k);
+	}
+	sqlite3_free(kcopy);
+	char *on_sql = sqlite3_str_finish(on), *sel_sql = sqlite3_str_finish(sel);
+	char *sql = on_sql && sel_sql ? sqlite3_mprintf(
 		"CREATE TEMP TABLE diff_rows AS WITH b AS (SELECT %s, sum(\"%w\") AS vb FROM before GROUP BY %s), "
 		"a AS (SELECT %s, sum(\"%w\") AS va FROM after GROUP BY %s) "
-		"SELECT * FROM b FULL JOIN a USING (%s)", keys, value, keys, keys, value, keys, keys);
+		"SELECT %s, vb, va FROM b FULL JOIN a ON %s", keys, value, keys, keys, value, keys, sel_sql,
+		on_sql) : NULL;
 	int rc = sql && sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 :
 		 msg_error("%s", sqlite3_errmsg(db));
+
+	sqlite3_free(on_sql);
+	sqlite3_free(sel_sql);
 
 	sqlite3_free(sql);
 	if (rc)
@@ -437,11 +453,18 @@ static int compare(sqlite3 *db, struct diff_opts *o, const char *keys, const cha
 		snprintf(top, sizeof(top), "LIMIT %lld", o->top);
 	/* text rounds to 3 decimals (CSV and JSON keep full precision) */
 	const char *r = o->fmt == OUT_TEXT ? "round(" : "(", *r3 = o->fmt == OUT_TEXT ? ", 3)" : ")";
-	sql = sqlite3_mprintf("SELECT %s, coalesce(vb, 0) AS before, coalesce(va, 0) AS after, "
+	const char *sum = o->fmt == OUT_TEXT ? /* a rate's sums rounded too, counts as they are */
+		"CASE WHEN typeof(%s) = 'real' THEN round(%s, 3) ELSE %s END" : "%s%.0s%.0s";
+	char *vb = sqlite3_mprintf(sum, "coalesce(vb, 0)", "coalesce(vb, 0)", "coalesce(vb, 0)");
+	char *va = sqlite3_mprintf(sum, "coalesce(va, 0)", "coalesce(va, 0)", "coalesce(va, 0)");
+
+	sql = !vb || !va ? NULL : sqlite3_mprintf("SELECT %s, %s AS before, %s AS after, "
 			      "%s%s%s AS before_per_s, %s%s%s AS after_per_s, %s%s%s AS diff, "
 			      "CASE WHEN coalesce(vb, 0) <> 0 THEN %s%s%s END AS ratio FROM diff_rows "
-			      "ORDER BY abs(%s) DESC, %s %s", keys, r, per_b, r3, r, per_a, r3, r, diff, r3,
+			      "ORDER BY abs(%s) DESC, %s %s", keys, vb, va, r, per_b, r3, r, per_a, r3, r, diff, r3,
 			      r, ratio, r3, diff, keys, top);
+	sqlite3_free(vb);
+	sqlite3_free(va);
 	sqlite3_stmt *st = NULL;
 
 	if (!sql || sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {

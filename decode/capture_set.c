@@ -354,8 +354,7 @@ int cset_check_regular(const char *path)
 	 * more than once (its metadata, then its pages), so only a file will do */
 	if (!S_ISREG(st.st_mode))
 		return msg_error("%s: not a regular file (%s): give the capture file itself", path,
-				 S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISDIR(st.st_mode) ? "a directory" :
-				 S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" : "a socket");
+				 ftz_not_regular_kind(st.st_mode));
 	return 0;
 }
 

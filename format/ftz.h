@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #define FTZ_VERSION_MAJOR 1 /* readers refuse a higher major */
 #define FTZ_VERSION_MINOR 1 /* readers accept any minor, skipping unknown sections */
@@ -134,6 +135,9 @@ enum ftz_read_status {
 
 /* Open PATH, check magic and major version. NULL with errbuf set ("not an .ftz file", ...). */
 struct ftz_reader *ftz_reader_open(const char *path, char *errbuf, size_t errlen);
+/* What a file that is not a regular one is ("a FIFO", "a directory", "a device", "a
+ * socket"), for the refusal ftz_reader_open and ftana's inputs share. */
+const char *ftz_not_regular_kind(mode_t mode);
 
 /*
  * Next section, in file order. Unknown types and sections with unknown flag bits

@@ -82,6 +82,12 @@ static uint64_t file_size(int fd)
 	return fstat(fd, &st) == 0 ? (uint64_t)st.st_size : 0;
 }
 
+const char *ftz_not_regular_kind(mode_t mode)
+{
+	return S_ISFIFO(mode) ? "a FIFO" : S_ISDIR(mode) ? "a directory" :
+	       S_ISCHR(mode) || S_ISBLK(mode) ? "a device" : "a socket";
+}
+
 struct ftz_reader *ftz_reader_open(const char *path, char *errbuf, size_t errlen)
 {
 	uint8_t hdr[FTZ_FILE_HDR_LEN];
@@ -106,8 +112,7 @@ struct ftz_reader *ftz_reader_open(const char *path, char *errbuf, size_t errlen
 	}
 	if (!S_ISREG(st.st_mode)) {
 		snprintf(errbuf, errlen, "%s: not a regular file (%s): give the capture file itself",
-			 path, S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISDIR(st.st_mode) ? "a directory" :
-			 S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" : "a socket");
+			 path, ftz_not_regular_kind(st.st_mode));
 		goto fail;
 	}
 	fcntl(r->fd, F_SETFL, fcntl(r->fd, F_GETFL) & ~O_NONBLOCK);

@@ -333,7 +333,8 @@ static int over_budget(void *arg)
  * a statement past it fails ("interrupted"), so a small file cannot hang ftana.
  */
 #define DB_STEPS_PER_BYTE 100
-#define DB_STEPS_TEXT "100"
+#define DB_STR_(x) #x
+#define DB_STR(x) DB_STR_(x)
 #define DB_STEPS_MIN (1LL << 28)
 
 static int given_over_budget(void *arg)
@@ -352,7 +353,7 @@ static void given_db_budget(sqlite3 *db, const struct stat *st)
 	left = steps / 1000;
 	sqlite3_progress_handler(db, 1000, given_over_budget, &left);
 	msg_set_interrupted("the database given as input needs more work than its size allows "
-			    "(" DB_STEPS_TEXT " VM steps a byte: a view that never ends?): stopped");
+			    "(" DB_STR(DB_STEPS_PER_BYTE) " VM steps a byte: a view that never ends?): stopped");
 }
 
 /*

@@ -65,7 +65,9 @@ void fg_switches_free(struct fg_switches *sw);
  * depth was cut (the caller says so once).
  */
 #define FG_MAX_INDENT 128
-#define FG_MAX_INDENT_TEXT "128"
+#define FG_STR_(x) #x
+#define FG_STR(x) FG_STR_(x)
+#define FG_MAX_INDENT_TEXT FG_STR(FG_MAX_INDENT) /* for SQL text */
 bool fg_indent(FILE *out, int64_t depth);
 /* After the lines: the one warning when some depth was cut (DEEP). */
 void fg_indent_done(bool deep);

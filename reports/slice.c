@@ -574,9 +574,10 @@ static void resolve_span(struct slice *s, sqlite3 *db)
 		if (!s->since_arg && complete > s->since_ns && complete < s->until_ns) {
 			s->since_ns = complete;
 			s->edge_cut = true;
-			msg_warn("from %.6f s: before it, a ring kept some CPUs' events only "
-				 "(%.3f s left out; --ragged keeps them)", complete / 1e9,
-				 (complete - s->first_ts) / 1e9);
+			if (!s->quiet)
+				msg_warn("from %.6f s: before it, a ring kept some CPUs' events only "
+					 "(%.3f s left out; --ragged keeps them)", complete / 1e9,
+					 (complete - s->first_ts) / 1e9);
 		}
 	} else if (complete > from) {
 		from = s->first_ts < complete ? s->first_ts : complete;

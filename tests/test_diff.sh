@@ -38,6 +38,12 @@ assert_eq "after: all in the 128-255 KiB bucket" $((8 * 256 * 512)) \
 	"$(awk -F, 'NR > 1 && $1 == 128 { print $4 }' "$tmp/ra.csv")"
 assert_eq "the largest change first (the 512 KiB bucket)" 512 "$(awk -F, 'NR == 2 { print $1 }' "$tmp/ra.csv")"
 
+# a key that is NULL (iolat --summary's total row has no type) joins its own kind:
+# one "all" row with both sides, not one per side
+"$FTANA" diff "$tmp/case01_iolat.ftz" "$tmp/case09_iolat.ftz" iolat --summary --csv >"$tmp/sum.csv"
+assert_eq "iolat --summary: one total row, both sides in it" "1 1" \
+	"$(awk -F, '$1 == "all" { n++; both += $3 > 0 && $4 > 0 } END { print n + 0, both + 0 }' "$tmp/sum.csv")"
+
 # ------------------------------------------------------------- two windows of one capture
 f=$tmp/case03_funccount.ftz
 "$FTANA" report funccount "$f" --csv >"$tmp/whole.csv"

@@ -30,7 +30,7 @@ import sys
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ftzgen import (Capture, FILE, FLAG_ZSTD, GOOD_ID, PAGES, common, event_format,  # noqa: E402
-                    file_payload, file_sec, good_format, good_record, section, tracedat_v6,
+                    end_sec, file_payload, file_sec, good_format, good_record, section, tracedat_v6,
                     zstd_frame)
 
 CASES = []  # (name, filename, bytes, [(command, exits, rss_mb, nofile, check)])
@@ -311,6 +311,24 @@ def comm_16m():
     case("comm_16m", cap.build(), runs)
 
 
+# ---- END's recording interval, written by whoever made the file ------------------------
+def end_window():
+    """traced_from_trace_ns and end_trace_ns bound every rate: negative, after the first
+    event, at the int64 edge, not numbers. The window keeps to the events' own span
+    where END says nonsense (capture_window never starts after the first event), and
+    nothing overflows (UBSan)."""
+    for name, text in (("end_window_edges", b"traced_from_trace_ns=-5\nend_trace_ns=9223372036854775807\n"),
+                       ("end_window_late", b"traced_from_trace_ns=99999999999999999\nend_trace_ns=x\n")):
+        cap = Capture()
+        n = with_good(cap)
+        cap.end = False
+        runs = standard(n) + [
+            ("sql:select start_ts <= (select value from meta where key = 'first_ts') from capture_window",
+             "0", 0, 0, "stdout=^ *1 *$"),
+            ("report:summary", "0", 0, 0, "-")]
+        case(name, cap.build() + end_sec(b"stop_reason=test\n" + text), runs)
+
+
 # ---- ftrec's /proc/tgids, written by whoever made the file ---------------------------
 def proc_tgids():
     # FORMAT.md 4.2: "TID TGID" decimal lines; anything else is skipped. 200,000 good
@@ -388,7 +406,7 @@ def main():
     for gen in (sqli_system, sqli_event_field, case_collide, reserved_names, info_nul,
                 field_layouts, pid_size3, print_fmt_cases, printk_malformed, proc_tgids,
                 zstd_bombs,
-                file_bombs, cpus_3000, files_250k, esc_text, comm_16m, planted_db, sql_writes,
+                file_bombs, cpus_3000, files_250k, esc_text, comm_16m, end_window, planted_db, sql_writes,
                 tracedat_cases):
         if not (small and gen in big):
             gen()
