@@ -14,6 +14,17 @@
  * Batches: up to BATCH_PAGES pages of one CPU per section, also written as soon
  * as the reader has caught up (the next read would block), so a section reaches
  * the file within one wake-up of its pages being read.
+ *
+ * A slow stream: the kernel wakes a reader only when buffer_percent of its buffer
+ * is filled, and splice gives only whole pages, so one event every 10 ms could stay
+ * in the kernel for minutes and die with ftrec (kill -9). capture_tick, on the main
+ * thread, interrupts every reader that has written nothing for CAPTURE_FLUSH_NS; the
+ * reader then takes the whole pages there are and the page the kernel is writing,
+ * up to its last committed event (read(), as tracefs_cpu_flush at the stop; the
+ * kernel goes on filling the same page after what was taken), and writes them. So
+ * an event is in the file at most 2 x CAPTURE_FLUSH_NS after it was recorded, plus
+ * the write, at any rate (docs: 1 s). A busy stream never waits that long for a
+ * wake-up, and is never read a partial page at a time.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -73,6 +84,7 @@ static void flush_batch(struct cpu_capture *c, struct batch *b)
 		return;
 	int ret = r->segs ? segs_write_pages(r, c->cpu, b->buf, b->nr, b->events, b->missed_pages)
 			  : ftz_write_pages(r->w, (uint32_t)c->cpu, r->subbuf_size, b->buf, b->nr);
+	atomic_store(&c->last_write_ns, run_now_ns(CLOCK_MONOTONIC));
 	b->nr = 0;
 	b->events = b->missed_pages = 0;
 	if (ret < 0) {
@@ -101,6 +113,31 @@ static void take_page(struct cpu_capture *c, struct kbuffer *kb, struct batch *b
 		flush_batch(c, b);
 }
 
+/*
+ * capture_tick asked: the page the kernel is writing, up to its last committed event
+ * (the whole pages before it were taken already), written now. read() on the fd made
+ * non-blocking for it: blocking, read() would wait for an event on an empty buffer;
+ * the flag is the file's, so splice (which would then never wait) gets it back.
+ */
+static void flush_partial(struct cpu_capture *c, struct kbuffer *kb, struct batch *b)
+{
+	int flags = fcntl(c->fd, F_GETFL);
+	int n;
+
+	if (flags < 0 || fcntl(c->fd, F_SETFL, flags | O_NONBLOCK) < 0)
+		return;
+	do
+		n = (int)read(c->fd, b->buf + (size_t)b->nr * c->rec->subbuf_size, c->rec->subbuf_size);
+	while (n < 0 && errno == EINTR);
+	fcntl(c->fd, F_SETFL, flags);
+	if (n > 0)
+		take_page(c, kb, b, n);
+	else if (n < 0 && errno != EAGAIN && !c->error)
+		c->error = -errno;
+	flush_batch(c, b);
+	atomic_store(&c->last_write_ns, run_now_ns(CLOCK_MONOTONIC));
+}
+
 static void *reader_main(void *arg)
 {
 	struct cpu_capture *c = arg;
@@ -108,6 +145,7 @@ static void *reader_main(void *arg)
 	struct batch b = { malloc((size_t)BATCH_PAGES * r->subbuf_size), 0, 0, 0 };
 	struct kbuffer *kb = new_kbuffer();
 	atomic_store(&c->tid, (int)syscall(SYS_gettid));
+	atomic_store(&c->last_write_ns, run_now_ns(CLOCK_MONOTONIC));
 	if (!b.buf || !kb) {
 		c->error = -ENOMEM;
 		goto out;
@@ -118,6 +156,10 @@ static void *reader_main(void *arg)
 		if (n <= 0 && !atomic_load(&r->stop)) {
 			/* Caught up: store what we have, then sleep until the kernel wakes us. */
 			flush_batch(c, &b);
+			if (atomic_exchange(&c->flush_asked, 0)) {
+				flush_partial(c, kb, &b);
+				continue;
+			}
 			slot = b.buf;
 			n = tracefs_cpu_buffered_read(c->tcpu, slot, false);
 		}
@@ -230,6 +272,23 @@ void capture_list_threads(struct rec *r)
 		char *cut = strrchr(r->self_tids, ' ');
 		if (cut)
 			*cut = '\0';
+	}
+}
+
+void capture_tick(struct rec *r)
+{
+	uint64_t now = run_now_ns(CLOCK_MONOTONIC);
+
+	for (int i = 0; r->cpus && i < r->nr_cpus; i++) {
+		struct cpu_capture *c = &r->cpus[i];
+
+		/* asked again while stale: a signal that came just before the reader went to
+		 * sleep in splice did not wake it */
+		if (!c->started || atomic_load(&r->stop) ||
+		    now - atomic_load(&c->last_write_ns) < CAPTURE_FLUSH_NS)
+			continue;
+		atomic_store(&c->flush_asked, 1);
+		pthread_kill(c->thread, SIGUSR2);
 	}
 }
 

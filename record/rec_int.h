@@ -41,6 +41,9 @@ struct cpu_capture {
 	atomic_int tid;         /* the reader thread's id, set when it starts */
 	int started;
 	int error;              /* -errno of the first read / write failure */
+	/* capture_tick (main thread) asks, the reader answers: the partial page flush */
+	atomic_int flush_asked;
+	_Atomic uint64_t last_write_ns; /* CLOCK_MONOTONIC: the reader's last write or flush */
 	/* written by the reader thread only; read after it was joined */
 	uint64_t pages, events, missed_pages, missed_known;
 	struct cpu_stats start, end;
@@ -131,6 +134,13 @@ int capture_start(struct rec *r);
 /* ftrec's own thread ids ("main reader reader ...") into r->self_tids. */
 void capture_list_threads(struct rec *r);
 void capture_stop(struct rec *r);
+/*
+ * Every reader that has written nothing for CAPTURE_FLUSH_NS is asked to write the
+ * page the kernel is writing (capture.c): call at least every CAPTURE_FLUSH_NS while
+ * the readers run, so that an event is in the file within 2 x CAPTURE_FLUSH_NS.
+ */
+#define CAPTURE_FLUSH_NS 500000000ull
+void capture_tick(struct rec *r);
 void capture_close(struct rec *r);
 
 /* metadata.c: each write returns 0 or -errno (after a message), into r->w */

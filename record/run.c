@@ -257,13 +257,14 @@ static int start_tracing(struct run *run)
 #define TRIGGER_POLL_NS 100000000ull /* how often tracing_on is read for the --trigger */
 
 /*
- * How long sigtimedwait may sleep: at most 1 s (TRIGGER_POLL_NS while a trigger
+ * How long sigtimedwait may sleep: at most CAPTURE_FLUSH_NS (TRIGGER_POLL_NS while a trigger
  * is armed or a --rotate series is watched), and not past the next deadline (0 = none).
  */
 static struct timespec wait_time(uint64_t now, uint64_t deadline, uint64_t next_snapshot,
 				 bool poll)
 {
-	uint64_t wait = poll ? TRIGGER_POLL_NS : 1000000000ull;
+	/* capture_tick: the readers' partial pages (CAPTURE_FLUSH_NS) */
+	uint64_t wait = poll ? TRIGGER_POLL_NS : CAPTURE_FLUSH_NS;
 
 	if (deadline && deadline - now < wait)
 		wait = deadline - now;
@@ -316,6 +317,7 @@ static const char *wait_for_stop(struct rec *r)
 		}
 		if (segs_poll(r) < 0)
 			return "error: --rotate failed";
+		capture_tick(r);
 		struct timespec ts = wait_time(now, deadline, next_snapshot, armed || segs_polls(r));
 		int sig = sigtimedwait(&set, NULL, &ts);
 		if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP)

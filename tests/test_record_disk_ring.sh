@@ -12,6 +12,8 @@
 #    and `ftana info` says trimmed, not lost;
 #  - kill -9 of a ring recording leaves a readable capture of the newest segments,
 #    and `ftrec reset` cleans tracefs;
+#  - a slow stream (100 markers a second in the default buffer), plain and --ring:
+#    kill -9 1.2 s after the last marker leaves every marker in the file;
 #  - --rotate SECS and SIZE: files each readable alone, whose markers add up to
 #    what the workload wrote, and `ftana db` of them all joins them into one.
 . "$(dirname "$0")/lib.sh"
@@ -169,6 +171,35 @@ if wait_for_recording $rec "$tmp/err.k9"; then
 else
 	fail "kill -9: recording did not start: $(cat "$tmp/err.k9")"
 fi
+
+# ------------------------------------------------------------- a slow stream, kill -9
+# 100 markers a second into the default buffer (the kernel wakes a reader at half of
+# it, and splice gives whole pages only): 1.2 s after the last one, kill -9. Every
+# marker must be in the file (ftrec writes every event within 1 s, at any rate), and
+# ftrec has not lost or doubled one.
+for mode in ring plain; do
+	mkdir "$tmp/slow$mode"
+	out=$tmp/slow$mode/s.ftz
+	args=(-e syscalls:sys_enter_getppid -f 'common_pid < 0' -o "$out")
+	[ $mode = ring ] && args+=(--ring 1M)
+	"$FTREC" record "${args[@]}" 2>"$tmp/err.slow" &
+	rec=$!
+	pids+=($rec)
+	if ! wait_for_recording $rec "$tmp/err.slow"; then
+		fail "slow stream ($mode): recording did not start: $(cat "$tmp/err.slow")"
+		continue
+	fi
+	start_load 100 5 "$tmp/count.slow"
+	wait $load
+	sleep 1.2
+	kill -9 $rec
+	wait $rec 2>/dev/null
+	"$FTREC" reset >/dev/null 2>&1
+	written=$(cat "$tmp/count.slow")
+	read -r n lo hi <<<"$(markers "$out")"
+	assert_eq "slow stream ($mode), kill -9 1.2 s after the last marker: every marker is in the file" \
+		"$written 0 $((written - 1))" "${n:-0} ${lo:-} ${hi:-}"
+done
 
 # ------------------------------------------------------------- --rotate SECS and SIZE
 for mode in ${ROTATE_MODES:-2 64K}; do
