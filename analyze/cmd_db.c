@@ -57,7 +57,7 @@ int cmd_db(int argc, char **argv)
 		printf("%s\n", out);
 		return damaged ? CMD_EXIT_DAMAGED : CMD_EXIT_OK;
 	}
-	db = dbcache_open_set(in, n, &import_types_every, &damaged);
+	db = dbcache_open_set(in, n, NULL, &damaged); /* every type and derivation */
 	free(in);
 	if (!db)
 		return damaged ? CMD_EXIT_DAMAGED : CMD_EXIT_ERROR;

@@ -5,6 +5,8 @@
 
 #include "analyze/commands.h"
 #include "common/cmd.h"
+#include "import/dbcache.h"
+#include "reports/report.h"
 
 static const struct cmd commands[] = {
 	{ "db", cmd_db, "FILE [-o OUT.db]", "build the SQLite database" },
@@ -38,5 +40,7 @@ int main(int argc, char **argv)
 	 * allocation, ~10% of a bulk import (bench/decode.sh). Before any other call. */
 	sqlite3_config(SQLITE_CONFIG_SINGLETHREAD);
 	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+	/* the databases ftana builds hold the report views too (reports/views_keep.c) */
+	dbcache_keep_hook = views_keep;
 	return cmd_main(&ftana, argc, argv);
 }

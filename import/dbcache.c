@@ -37,7 +37,7 @@
 #include "store/trust.h"
 
 /* Bump when the database layout changes: older caches are rebuilt. */
-#define DB_VERSION "7" /* 2: profile_rounds, function_profile; 3: signed (cache_mac); 4: tgids from /proc/tgids; 5: types imported as asked (event_types.imported); 6: sched_tasks, sched_statuses; 7: traced_from_ns, complete_from_ns, traced_until_ns */
+#define DB_VERSION "8" /* 2: profile_rounds, function_profile; 3: signed (cache_mac); 4: tgids from /proc/tgids; 5: types imported as asked (event_types.imported); 6: sched_tasks, sched_statuses; 7: traced_from_ns, complete_from_ns, traced_until_ns; 8: syscall_totals, the report views kept (views_keep) */
 
 enum kind { KIND_FTZ, KIND_TRACEDAT, KIND_DB, KIND_OTHER };
 
@@ -173,6 +173,8 @@ struct build {
 	uint64_t digest;
 };
 
+int (*dbcache_keep_hook)(sqlite3 *db);
+
 /* Stamp the finished import with its source and sign it, then rename it into place. */
 static int finish_build(void *arg)
 {
@@ -200,6 +202,8 @@ static int finish_build(void *arg)
 		}
 	}
 	sqlite3_finalize(st);
+	if (!rc && dbcache_keep_hook)
+		rc = dbcache_keep_hook(db);
 	if (!rc)
 		rc = trust_db_sign(db, b->digest, DB_VERSION);
 	if (sqlite3_close(db) != SQLITE_OK)
@@ -279,7 +283,8 @@ int dbcache_build_set(const char *const *inputs, size_t n, const char *out, bool
 	*damaged = false;
 	if (input_set_open(inputs, n, &in) < 0)
 		return -1;
-	rc = build(inputs, n, &in, out, false, &import_types_every, damaged);
+	/* every type and every derivation: a database a user keeps has all of it */
+	rc = build(inputs, n, &in, out, false, NULL, damaged);
 	cset_free(&in.cs);
 	return rc;
 }

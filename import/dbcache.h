@@ -56,4 +56,11 @@ int dbcache_build(const char *input, const char *out, bool *damaged);
 /* The same for a capture of several files (one --rotate series, capture_set.h). */
 int dbcache_build_set(const char *const *inputs, size_t n, const char *out, bool *damaged);
 
+/*
+ * Called on every database dbcache builds or extends, once its rows are in and before
+ * it is signed: what a layer above adds to a database a user keeps (ftana sets it to
+ * reports' views_keep). 0, or -1 after an error (the build fails). NULL: nothing.
+ */
+extern int (*dbcache_keep_hook)(sqlite3 *db);
+
 #endif

@@ -33,6 +33,7 @@
 #include "common/msg.h"
 #include "import/derive.h"
 #include "import/derive_int.h"
+#include "import/derive_syscall_totals.h"
 #include "import/derive_util.h"
 #include "store/db.h"
 
@@ -95,6 +96,7 @@ struct pass {
 	struct call *queue;     /* the rows made, not yet inserted: a ring */
 	size_t q_first, q_len, q_cap;
 	struct call *row;       /* the row being inserted (derive_feed) */
+	struct syscall_totals totals;
 	size_t end_slot;        /* at the end: the next thread still waiting */
 	int64_t base;           /* ts_rel = ts - base */
 	bool overflow;          /* some ts - base did not fit: again, from 0 */
@@ -297,7 +299,7 @@ static int put_call(struct pass *ps, const struct thread *t, const struct source
 	c->syscall = ps->names[t->syscall].number;
 	c->paired = x != NULL;
 	if (!x)
-		return 0;
+		return syscall_totals_add(&ps->totals, c->syscall, c->tid, NULL, NULL);
 	dc_diff(&c->dur, dint_col(x->st, C_TS), t->ts);
 	sqlite3_value *ret = sqlite3_column_value(x->st, C_RET);
 
@@ -324,7 +326,7 @@ static int put_call(struct pass *ps, const struct thread *t, const struct source
 		dc_null(&c->ret);
 		break;
 	}
-	return 0;
+	return syscall_totals_add(&ps->totals, c->syscall, c->tid, &c->ret, &c->dur);
 }
 
 /* Were events lost (any CPU) after a and up to b? */
@@ -470,7 +472,11 @@ static int put_names(struct pass *ps)
 	}
 	if (derive_rows_done(&r, rc))
 		return -1;
-	char *sql = sqlite3_mprintf("INSERT INTO \"%w\".syscall_range VALUES (?1, ?2, ?3)", ps->schema);
+	bool totals;
+
+	if (syscall_totals_write(&ps->totals, ps->db, ps->schema, &totals))
+		return -1;
+	char *sql = sqlite3_mprintf("INSERT INTO \"%w\".syscall_range VALUES (?1, ?2, ?3, ?4)", ps->schema);
 	sqlite3_stmt *st = sql ? db_prepare(ps->db, sql) : NULL;
 
 	sqlite3_free(sql);
@@ -481,6 +487,7 @@ static int put_names(struct pass *ps)
 		sqlite3_bind_int64(st, 2, ps->last.v);
 	}
 	sqlite3_bind_int64(st, 3, ps->base);
+	sqlite3_bind_int(st, 4, totals);
 	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : db_step_error(ps->db);
 	sqlite3_finalize(st);
 	return rc;
@@ -511,6 +518,7 @@ static void close_pass(struct pass *ps)
 	ps->queue = NULL;
 	ps->q_first = ps->q_len = ps->q_cap = 0;
 	pmap_free(&ps->threads);
+	syscall_totals_free(&ps->totals);
 }
 
 /* One pass: ts_rel from the first event's time, or (from_zero) from 0. 0, -1, or 1: some
@@ -521,6 +529,7 @@ static int one_pass(struct pass *ps, bool from_zero)
 	ps->overflow = false;
 	ps->end_slot = 0;
 	pmap_init(&ps->threads, sizeof(struct tid_key), sizeof(struct thread));
+	syscall_totals_init(&ps->totals);
 	if (derive_tables_create(ps->db, ps->schema, SQL_FILE) || open_sources(ps))
 		return -1;
 	ps->base = from_zero ? 0 : first_time(ps);

@@ -277,8 +277,6 @@ static int run(struct importer *im, const char *db, bool show, const struct impo
 }
 
 const struct import_types import_types_none = { .specs = NULL, .n = 0 };
-static const char *const every_type[] = { "*" };
-const struct import_types import_types_every = { .specs = every_type, .n = 1 };
 
 int import_ftz(const char *ftz, const char *db, bool progress_on, struct import_result *res)
 {

@@ -34,9 +34,8 @@ struct import_types {
 };
 /* No type: only what every question needs (meta, tasks, losses, stacks, ...). */
 extern const struct import_types import_types_none;
-/* Every type, and no derivation that is made only when asked (`ftana db`); NULL
- * instead: every type and every derivation (`ftana sql`). */
-extern const struct import_types import_types_every;
+/* (NULL instead of an import_types: every type and every derivation: `ftana db`,
+ * `ftana sql`.) */
 
 /* What a pass of import_capture makes of DB. */
 enum import_mode {

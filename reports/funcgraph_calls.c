@@ -322,4 +322,4 @@ static int views_calls_build(sqlite3 *db)
 	return funcgraph_views(db); /* one walk over every function_graph event */
 }
 
-const struct report_views views_calls = { "calls", views_calls_build };
+const struct report_views views_calls = { "calls", views_calls_build, .per_run = true };

@@ -276,4 +276,4 @@ out:
 	return rc;
 }
 
-const struct report_views views_probe_hits = { "probe_hits", kprobe_views };
+const struct report_views views_probe_hits = { "probe_hits", kprobe_views, false };

@@ -39,16 +39,21 @@ void report_list(FILE *out)
 		fprintf(out, "  %-12s %s\n", reports[i]->name, reports[i]->summary);
 }
 
-void report_views_all(sqlite3 *db)
+void report_views_build(sqlite3 *db, bool kept_only)
 {
 	/* each family once, in the order of the first report that reads it */
 	for (size_t i = 0; i < NR_REPORTS; i++) {
 		const struct report_views *v = reports[i]->views;
-		bool seen = !v;
+		bool seen = !v || (kept_only && v->per_run);
 
 		for (size_t j = 0; j < i && !seen; j++)
 			seen = reports[j]->views == v;
 		if (!seen)
 			v->build(db);
 	}
+}
+
+void report_views_all(sqlite3 *db)
+{
+	report_views_build(db, false);
 }

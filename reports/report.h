@@ -55,6 +55,9 @@ struct report_option {
 struct report_views {
 	const char *name;
 	int (*build)(sqlite3 *db); /* 0, or -1 after an error message */
+	/* its rows are a TEMP table made per run (funcgraph's walk): views_keep.c does
+	 * not build it for a database kept on disk */
+	bool per_run;
 };
 
 struct report_def {
@@ -145,7 +148,18 @@ void doc_end(struct report_ctx *ctx);
 const struct report_def *report_find(const char *name);
 /* `ftana report --help`: the usage and one line per report. */
 void report_list(FILE *out);
-/* Every report's views on db (`ftana sql`, `ftana export`), each family once. */
+/* Every report's views on db (`ftana sql`, `ftana export`), each family once;
+ * with kept_only, the families that are not per_run (views_keep.c). */
 void report_views_all(sqlite3 *db);
+void report_views_build(sqlite3 *db, bool kept_only);
+
+/* --- views_keep.c --- */
+
+/*
+ * Into a database ftana builds (`ftana db`, a capture's cache), before it is signed:
+ * the report views that stand on its own tables alone, as main views, so that any
+ * SQLite client sees what `ftana sql` sees (dbcache.h's keep hook). 0, or -1.
+ */
+int views_keep(sqlite3 *db);
 
 #endif

@@ -213,7 +213,7 @@ int funccount_views(sqlite3 *db)
 	return 0;
 }
 
-const struct report_views views_func_counts = { "func_counts", funccount_views };
+const struct report_views views_func_counts = { "func_counts", funccount_views, false };
 
 const struct report_def report_funccount_def = {
 	.name = "funccount",

@@ -157,7 +157,7 @@ static int views_slow_calls_build(sqlite3 *db)
 	return db_has_capture_table(db, "funcgraph_exit") ? funcslower_views(db) : 0;
 }
 
-const struct report_views views_slow_calls = { "slow_calls", views_slow_calls_build };
+const struct report_views views_slow_calls = { "slow_calls", views_slow_calls_build, false };
 
 static int run(struct report_ctx *ctx)
 {

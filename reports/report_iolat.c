@@ -185,7 +185,7 @@ static int views_io_build(sqlite3 *db)
 	return iolat_views(db);
 }
 
-const struct report_views views_io = { "io", views_io_build };
+const struct report_views views_io = { "io", views_io_build, false };
 
 /* temp.iolat_sel and the views over it (iolat_report.sql), for these options. */
 static int select_rows(struct report_ctx *ctx)

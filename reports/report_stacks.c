@@ -227,7 +227,7 @@ int stacks_views(sqlite3 *db)
 	       db_exec_file(db, "schema/reports/stacks_views.sql") : 0;
 }
 
-const struct report_views views_stacks = { "stack_folded", stacks_views };
+const struct report_views views_stacks = { "stack_folded", stacks_views, false };
 
 /* .needs NULL: every type (a stack may follow any event) */
 const struct report_def report_stacks_def = {

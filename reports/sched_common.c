@@ -43,7 +43,7 @@ int sched_views(sqlite3 *db)
 	return derive_sched(db, "temp");
 }
 
-const struct report_views views_sched = { "sched", sched_views };
+const struct report_views views_sched = { "sched", sched_views, false };
 
 int sched_prepare(struct report_ctx *ctx)
 {

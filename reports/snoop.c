@@ -163,7 +163,7 @@ int snoop_views(sqlite3 *db)
 	return views(db, true);
 }
 
-const struct report_views views_snoop = { "snoop", snoop_views };
+const struct report_views views_snoop = { "snoop", snoop_views, false };
 
 static int prepare(struct report_ctx *ctx, const char *const *events, size_t nr_events,
 		   const char *hint, const char *range_sql, bool calls)

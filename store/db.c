@@ -68,14 +68,31 @@ int db_each_row(sqlite3 *db, const char *sql, int64_t param, db_row_fn fn, void 
 	return rc ? -1 : 0;
 }
 
-bool db_has_table(sqlite3 *db, const char *name)
+/*
+ * Is NAME in main (and, with temp, in TEMP)? What views_keep wrote into a database
+ * ftana built (meta kept_views: the report views, and the stand-ins and names they
+ * read) does not count: the reports ask whether the capture has a table, and make
+ * their own TEMP objects over it (which come first) as for any database.
+ */
+static bool has_object(sqlite3 *db, const char *name, bool temp)
 {
+	static const char *const sql[2][2] = {
+		{ "SELECT 1 FROM main.sqlite_master WHERE name = ?1 AND instr(char(10) || coalesce("
+		  "(SELECT value FROM main.meta WHERE key = 'kept_views'), '') || char(10), "
+		  "char(10) || ?1 || char(10)) = 0",
+		  "SELECT 1 FROM main.sqlite_master WHERE name = ?1" },
+		{ "SELECT 1 FROM main.sqlite_master WHERE name = ?1 AND instr(char(10) || coalesce("
+		  "(SELECT value FROM main.meta WHERE key = 'kept_views'), '') || char(10), "
+		  "char(10) || ?1 || char(10)) = 0 UNION ALL SELECT 1 FROM sqlite_temp_master WHERE name = ?1",
+		  "SELECT 1 FROM main.sqlite_master WHERE name = ?1 UNION ALL "
+		  "SELECT 1 FROM sqlite_temp_master WHERE name = ?1" },
+	};
 	sqlite3_stmt *st;
 	bool found;
 
-	if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE name = ?1 UNION ALL "
-			       "SELECT 1 FROM sqlite_temp_master WHERE name = ?1",
-			       -1, &st, NULL) != SQLITE_OK)
+	/* the second form: a database without meta (not made by ftana) */
+	if (sqlite3_prepare_v2(db, sql[temp][0], -1, &st, NULL) != SQLITE_OK &&
+	    sqlite3_prepare_v2(db, sql[temp][1], -1, &st, NULL) != SQLITE_OK)
 		return false;
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
 	found = sqlite3_step(st) == SQLITE_ROW;
@@ -83,18 +100,14 @@ bool db_has_table(sqlite3 *db, const char *name)
 	return found;
 }
 
+bool db_has_table(sqlite3 *db, const char *name)
+{
+	return has_object(db, name, true);
+}
+
 bool db_has_capture_table(sqlite3 *db, const char *name)
 {
-	sqlite3_stmt *st;
-	bool found;
-
-	if (sqlite3_prepare_v2(db, "SELECT 1 FROM main.sqlite_master WHERE name = ?1", -1, &st,
-			       NULL) != SQLITE_OK)
-		return false;
-	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-	found = sqlite3_step(st) == SQLITE_ROW;
-	sqlite3_finalize(st);
-	return found;
+	return has_object(db, name, false);
 }
 
 int db_stand_in(sqlite3 *db, const char *name, const char *columns)

@@ -28,7 +28,7 @@ int db_step_error(sqlite3 *db);
 typedef int (*db_row_fn)(sqlite3_stmt *row, void *arg);
 int db_each_row(sqlite3 *db, const char *sql, int64_t param, db_row_fn fn, void *arg);
 
-/* Is there a table or view NAME, in main or temp? */
+/* Is there a table or view NAME, in main or temp? (Not one views_keep wrote: db.c.) */
 bool db_has_table(sqlite3 *db, const char *name);
 /* Is NAME one of the capture's own tables (main), not a TEMP stand-in? */
 bool db_has_capture_table(sqlite3 *db, const char *name);

@@ -18,16 +18,35 @@ WHERE id BETWEEN (SELECT lo_id FROM temp.slice) AND (SELECT hi_id FROM temp.slic
   AND in_slice(ts, cpu, tid)
   AND coalesce((SELECT value FROM temp.report_args WHERE key = 'syscount_errors'), 0) IN (0, errno IS NOT NULL);
 
+-- Per syscall and thread first, then per group. With no time or CPU filter (the task
+-- filters apply per thread) syscall_totals holds the per-thread sums, made at import
+-- (import/derive_syscall_totals.c): a few rows read instead of millions of calls.
+-- syscall_range.totals is 0 where they do not stand for every row; the rows then.
 CREATE TEMP VIEW syscount_groups AS
-WITH args AS (SELECT coalesce((SELECT value FROM temp.report_args WHERE key = 'syscount_by'), 0) AS by),
+WITH args AS MATERIALIZED (
+	SELECT coalesce((SELECT value FROM temp.report_args WHERE key = 'syscount_by'), 0) AS by,
+	       coalesce((SELECT value FROM temp.report_args WHERE key = 'syscount_errors'), 0) AS errs,
+	       slice_whole() AND coalesce((SELECT totals FROM syscall_range), 0) AS whole),
+per_thread AS (
+	SELECT n.name AS syscall, t.tid,
+	       CASE WHEN errs THEN t.errors ELSE t.calls END AS calls, t.errors,
+	       CASE WHEN errs THEN t.error_dur_ns ELSE t.dur_ns END AS dur_ns,
+	       CASE WHEN errs THEN t.errors ELSE t.paired END AS paired,
+	       CASE WHEN errs THEN t.errors ELSE t.paired END AS timed
+	FROM args, syscall_totals t JOIN syscall_names n ON n.syscall = t.syscall
+	WHERE whole AND in_slice_task(t.tid) AND (NOT errs OR t.errors > 0)
+	UNION ALL
+	SELECT syscall, tid, count(*), count(errno), sum(dur_ns), count(exit_id), count(dur_ns)
+	FROM args, syscount_sel WHERE NOT whole
+	GROUP BY syscall, tid),
 groups AS (
-	SELECT CASE WHEN by IN (0, 2) THEN syscall END AS syscall,
-	       CASE WHEN by IN (1, 2) THEN pid END AS pid, by,
-	       count(*) AS calls, count(errno) AS errors,
-	       sum(dur_ns) / 1e6 AS total_ms, avg(dur_ns) / 1e3 AS avg_us,
-	       count(*) - count(exit_id) AS unpaired, min(tid) AS first_tid
-	FROM syscount_sel, args
-	GROUP BY CASE WHEN by IN (0, 2) THEN syscall END, CASE WHEN by IN (1, 2) THEN pid END)
+	SELECT CASE WHEN by IN (0, 2) THEN p.syscall END AS syscall,
+	       CASE WHEN by IN (1, 2) THEN coalesce(k.tgid, p.tid) END AS pid, by,
+	       sum(calls) AS calls, sum(errors) AS errors, sum(dur_ns) / 1e6 AS total_ms,
+	       1.0 * sum(dur_ns) / sum(timed) / 1e3 AS avg_us,
+	       sum(calls) - sum(paired) AS unpaired, min(p.tid) AS first_tid
+	FROM args, per_thread p LEFT JOIN tasks k ON k.pid = p.tid
+	GROUP BY 1, 2)
 -- comm: the name of the group's lowest thread id (tasks holds each thread's own)
 SELECT syscall, pid,
        CASE WHEN by IN (1, 2) THEN (SELECT t.comm FROM tasks t WHERE t.pid = first_tid) END AS comm,
