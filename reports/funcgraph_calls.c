@@ -39,7 +39,13 @@ struct frame {
 	bool has_parent;
 };
 
-/* One thread's open calls and its finished calls still waiting for a parent. */
+/*
+ * One thread's open calls and its finished calls still waiting for a parent. The
+ * orphans are a max-heap by depth: a return without entry at depth d adopts those at
+ * d + 1 and gives up the deeper ones, popping only those; the rest stay untouched
+ * (a list scanned per return cost the square of the returns: 300,000 returns without
+ * entries, issue 25).
+ */
 struct thread {
 	int64_t task;
 	struct frame *stack;
@@ -48,31 +54,73 @@ struct thread {
 	int n_orphans, orphan_cap;
 };
 
+/* The threads, and an index of them by task (open addressing; a capture may have
+ * any number of threads: a scan per event was the square of them). */
 struct builder {
 	sqlite3 *db;
 	sqlite3_stmt *insert, *adopt;
 	struct thread *threads;
 	int n_threads, cap_threads;
+	int *slots;       /* index + 1 into threads, 0 empty; slot_mask + 1 of them */
+	size_t slot_mask;
 	int64_t next_id;
 };
 
+static size_t task_slot(const struct builder *b, int64_t task)
+{
+	uint64_t h = (uint64_t)task * 0x9e3779b97f4a7c15ull;
+
+	return (size_t)(h ^ (h >> 29)) & b->slot_mask;
+}
+
+/* The index, twice the threads' room (rebuilt whole when the threads grow). */
+static int index_threads(struct builder *b)
+{
+	size_t n = 64;
+
+	while (n < 2 * (size_t)b->cap_threads)
+		n *= 2;
+	int *slots = calloc(n, sizeof(*slots));
+
+	if (!slots)
+		return -ENOMEM;
+	free(b->slots);
+	b->slots = slots;
+	b->slot_mask = n - 1;
+	for (int i = 0; i < b->n_threads; i++) {
+		size_t at = task_slot(b, b->threads[i].task);
+
+		while (b->slots[at])
+			at = (at + 1) & b->slot_mask;
+		b->slots[at] = i + 1;
+	}
+	return 0;
+}
+
 static struct thread *thread_of(struct builder *b, int64_t task)
 {
-	/* Few threads run a graphed function; a linear scan beats a hash here. */
-	for (int i = 0; i < b->n_threads; i++)
-		if (b->threads[i].task == task)
-			return &b->threads[i];
+	size_t at;
+
+	for (at = b->slots ? task_slot(b, task) : 0; b->slots && b->slots[at]; at = (at + 1) & b->slot_mask)
+		if (b->threads[b->slots[at] - 1].task == task)
+			return &b->threads[b->slots[at] - 1];
 	if (b->n_threads == b->cap_threads) {
 		int cap = b->cap_threads ? 2 * b->cap_threads : 16;
 		struct thread *t = realloc(b->threads, cap * sizeof(*t));
+
 		if (!t)
 			return NULL;
 		b->threads = t;
 		b->cap_threads = cap;
+		if (index_threads(b))
+			return NULL;
+		for (at = task_slot(b, task); b->slots[at]; at = (at + 1) & b->slot_mask)
+			;
 	}
 	struct thread *t = &b->threads[b->n_threads++];
 	memset(t, 0, sizeof(*t));
 	t->task = task;
+	b->slots[at] = b->n_threads;
 	return t;
 }
 
@@ -87,6 +135,38 @@ static int grow(void **arr, int *cap, int need, size_t size)
 	*arr = p;
 	*cap = cap2;
 	return 0;
+}
+
+/* The orphans' heap (struct thread): push o (room made); pop the deepest. */
+static void orphan_push(struct thread *t, struct frame o)
+{
+	int i = t->n_orphans++;
+
+	for (; i > 0 && t->orphans[(i - 1) / 2].depth < o.depth; i = (i - 1) / 2)
+		t->orphans[i] = t->orphans[(i - 1) / 2];
+	t->orphans[i] = o;
+}
+
+static struct frame orphan_pop(struct thread *t)
+{
+	struct frame top = t->orphans[0], last = t->orphans[--t->n_orphans];
+	int i = 0;
+
+	for (;;) {
+		int c = 2 * i + 1;
+
+		if (c >= t->n_orphans)
+			break;
+		if (c + 1 < t->n_orphans && t->orphans[c + 1].depth > t->orphans[c].depth)
+			c++;
+		if (t->orphans[c].depth <= last.depth)
+			break;
+		t->orphans[i] = t->orphans[c];
+		i = c;
+	}
+	if (t->n_orphans)
+		t->orphans[i] = last;
+	return top;
 }
 
 /* Write one finished call; dur < 0 means unknown; exit_id < 0: no return seen. */
@@ -124,9 +204,7 @@ static int emit(struct builder *b, struct thread *t, const struct frame *f, int6
 	} else if (f->depth > 0) {
 		if (grow((void **)&t->orphans, &t->orphan_cap, t->n_orphans + 1, sizeof(struct frame)))
 			return -ENOMEM;
-		t->orphans[t->n_orphans] = (struct frame){ .call_id = f->call_id, .depth = f->depth,
-							   .child_dur = dur };
-		t->n_orphans++;
+		orphan_push(t, (struct frame){ .call_id = f->call_id, .depth = f->depth, .child_dur = dur });
 	}
 	return 0;
 }
@@ -157,28 +235,25 @@ static int on_call(struct builder *b, struct thread *t, const struct frame *in)
 	return 0;
 }
 
-/* A return whose entry was not seen: adopt the waiting calls one level deeper. */
+/* A return whose entry was not seen: adopt the waiting calls one level deeper. Those
+ * at its depth or above still wait for a shallower parent; deeper ones skipped a level
+ * (lost events): they stay roots. */
 static int adopt_orphans(struct builder *b, struct thread *t, struct frame *f)
 {
-	int kept = 0;
+	while (t->n_orphans && t->orphans[0].depth > f->depth) {
+		struct frame o = orphan_pop(t);
 
-	for (int i = 0; i < t->n_orphans; i++) {
-		struct frame *o = &t->orphans[i];
-		if (o->depth == f->depth + 1) {
-			sqlite3_reset(b->adopt);
-			sqlite3_bind_int64(b->adopt, 1, f->call_id);
-			sqlite3_bind_int64(b->adopt, 2, o->call_id);
-			if (sqlite3_step(b->adopt) != SQLITE_DONE)
-				return -EIO;
-			f->children++;
-			if (o->child_dur > 0)
-				f->child_dur += o->child_dur;
-		} else if (o->depth <= f->depth) {
-			t->orphans[kept++] = *o; /* still waiting for a shallower parent */
-		}
-		/* deeper ones skipped a level (lost events): they stay roots */
+		if (o.depth != (int64_t)f->depth + 1)
+			continue;
+		sqlite3_reset(b->adopt);
+		sqlite3_bind_int64(b->adopt, 1, f->call_id);
+		sqlite3_bind_int64(b->adopt, 2, o.call_id);
+		if (sqlite3_step(b->adopt) != SQLITE_DONE)
+			return -EIO;
+		f->children++;
+		if (o.child_dur > 0)
+			f->child_dur += o.child_dur;
 	}
-	t->n_orphans = kept;
 	return 0;
 }
 
@@ -301,6 +376,7 @@ out:
 		free(b.threads[i].orphans);
 	}
 	free(b.threads);
+	free(b.slots);
 	return rc;
 }
 
