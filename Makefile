@@ -18,8 +18,9 @@ DEB_libtracefs := libtracefs-dev
 DEB_sqlite3 := libsqlite3-dev
 DEB_libtracecmd := libtracecmd-dev
 DEB_cmocka := libcmocka-dev
+DEB_readline := libreadline-dev
 ifneq ($(if $(MAKECMDGOALS),$(filter-out clean deps,$(MAKECMDGOALS)),all),)
-NEEDED_PKGS := $(PKGS) libtracecmd $(if $(filter check test-bins %/tests/%,$(MAKECMDGOALS)),cmocka)
+NEEDED_PKGS := $(PKGS) libtracecmd readline $(if $(filter check test-bins %/tests/%,$(MAKECMDGOALS)),cmocka)
 ifeq ($(shell command -v pkg-config 2>/dev/null),)
 $(error missing pkg-config (Debian: apt-get install pkg-config, or run 'make deps'))
 endif
@@ -35,8 +36,9 @@ CFLAGS   ?= -O2 -g
 ALL_CFLAGS = $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -I. -Iformat -I$(BUILD)/gen $(PKG_CFLAGS) -MMD -MP
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LIBS     := $(PKG_LIBS) -lpthread -lm
-# ftana also reads trace-cmd's trace.dat (decode/decode_tracedat.c); ftrec does not.
-ANA_LIBS := $(shell pkg-config --libs libtracecmd 2>/dev/null) $(LIBS)
+# ftana also reads trace-cmd's trace.dat (decode/decode_tracedat.c), and its `sql` shell
+# edits lines with readline (analyze/cmd_sql_shell.c); ftrec does neither.
+ANA_LIBS := $(shell pkg-config --libs libtracecmd readline 2>/dev/null) $(LIBS)
 # ftrec must run on hosts without our libraries: link it statically (see README).
 STATIC_LIBS := -static -Wl,--start-group $(shell pkg-config --static --libs libtracefs libtraceevent libzstd 2>/dev/null) -lpthread -ldl -Wl,--end-group
 

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analyze/commands.h"
 #include "common/cmd.h"
 #include "common/msg.h"
 #include "common/text_escape.h"
@@ -26,10 +27,14 @@
 
 static const char usage_text[] =
 	"usage: ftana sql FILE... 'SELECT ...' [--csv|--json]\n"
+	"       ftana sql FILE... -f QUERY.sql     (-f -: the SQL from stdin)\n"
+	"       ftana sql FILE                     (a shell on a terminal; else stdin's SQL)\n"
 	"Run read-only SQL on the capture's database: SELECT, WITH, PRAGMA table_info and the\n"
 	"like; anything that writes or attaches is refused. Statements run in order; the rows\n"
 	"of each are printed as a text table, CSV or a JSON array. The SQL is the last\n"
-	"argument; several FILEs are the files of one ftrec --rotate series, as one capture.\n"
+	"argument, or the file -f names; several FILEs are the files of one ftrec --rotate\n"
+	"series, as one capture. Without SQL on a terminal: an interactive shell (statements\n"
+	"end with ';'; .tables, .schema NAME, .mode table|csv|json, .help, .quit).\n"
 	"Besides the tables (meta, event_types, tasks, cpu_stats, lost_events, symbols, stacks,\n"
 	"one table per event type, the events view), the reports' views are there: io (block\n"
 	"I/O pairs), calls (function_graph calls), slow_calls, func_counts, probe_hits, ... when\n"
@@ -76,7 +81,7 @@ fail:
 	return -1;
 }
 
-static int run_all(sqlite3 *db, const char *sql, enum out_format fmt)
+int sql_run(sqlite3 *db, const char *sql, enum out_format fmt)
 {
 	sqlite3_stmt **list;
 	size_t n;
@@ -97,13 +102,57 @@ static int run_all(sqlite3 *db, const char *sql, enum out_format fmt)
 	return rc;
 }
 
+/* The SQL of -f PATH ("-": stdin), at most SQL_FILE_MAX bytes; malloc'd, or NULL after
+ * an error naming it. */
+#define SQL_FILE_MAX (64u << 20)
+static char *read_sql(const char *path)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	char *text = NULL;
+	size_t len = 0, cap = 0;
+
+	if (!f) {
+		msg_error("-f %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	for (;;) {
+		if (len + 4096 + 1 > cap) {
+			char *grown = cap < SQL_FILE_MAX ? realloc(text, cap = cap ? 2 * cap : 65536) : NULL;
+
+			if (!grown) {
+				msg_error("-f %s: %s", path, cap >= SQL_FILE_MAX ? "over 64 MiB of SQL" : "out of memory");
+				break;
+			}
+			text = grown;
+		}
+		size_t got = fread(text + len, 1, cap - len - 1, f);
+
+		len += got;
+		if (!got)
+			break;
+	}
+	if (cap && len + 1 <= cap && !ferror(f)) {
+		text[len] = '\0';
+	} else {
+		if (ferror(f))
+			msg_error("-f %s: %s", path, strerror(errno));
+		free(text);
+		text = NULL;
+	}
+	if (f != stdin)
+		fclose(f);
+	return text;
+}
+
 int cmd_sql(int argc, char **argv)
 {
-	/* operands: FILE... then the SQL text (the last one) */
+	/* operands: FILE... then the SQL text (the last one), unless -f or the shell */
 	const char **operands = calloc((size_t)argc, sizeof(*operands));
-	size_t n = 0;
+	const char *sql_file = NULL;
+	char *sql = NULL;
+	size_t n = 0, nfiles;
 	enum out_format fmt = OUT_TEXT;
-	bool damaged = false;
+	bool damaged = false, shell = false;
 	sqlite3 *db;
 	int rc;
 
@@ -122,6 +171,12 @@ int cmd_sql(int argc, char **argv)
 			return free(operands), CMD_EXIT_ERROR;
 		} else if (f != OUT_TEXT) {
 			fmt = f;
+		} else if (!strcmp(argv[i], "-f")) {
+			if (i + 1 >= argc || sql_file) {
+				msg_error(i + 1 >= argc ? "-f needs a file of SQL ('-': stdin)" : "-f is given twice");
+				return free(operands), CMD_EXIT_ERROR;
+			}
+			sql_file = argv[++i];
 		} else if (argv[i][0] == '-' && argv[i][1] && !n) {
 			msg_error("unknown option '%s' (see 'ftana sql --help')", argv[i]);
 			return free(operands), CMD_EXIT_ERROR;
@@ -129,24 +184,37 @@ int cmd_sql(int argc, char **argv)
 			operands[n++] = argv[i];
 		}
 	}
-	if (n < 2)
+	if (!n)
 		return free(operands), cmd_usage(usage_text, false);
+	/* one FILE and no SQL: a shell on a terminal, else the SQL on stdin */
+	if (!sql_file && n == 1) {
+		shell = isatty(STDIN_FILENO);
+		sql_file = shell ? NULL : "-";
+	}
+	nfiles = sql_file || shell ? n : n - 1;
 	/* `ftana sql FILE 'SELECT' extra`: the SQL text taken for a file says so */
-	for (size_t i = 0; i + 1 < n; i++)
+	for (size_t i = 0; i < nfiles; i++)
 		if (access(operands[i], F_OK) < 0) {
 			msg_error("%s: %s (FILE... come first, the SQL text is the last "
 				    "argument)", operands[i], strerror(errno));
 			return free(operands), CMD_EXIT_ERROR;
 		}
-	db = dbcache_open_inputs(operands, n - 1, NULL, &damaged);
+	if (sql_file && !(sql = read_sql(sql_file)))
+		return free(operands), CMD_EXIT_ERROR;
+	db = dbcache_open_inputs(operands, nfiles, NULL, &damaged);
 	if (!db) {
+		free(sql);
 		free(operands);
 		return damaged ? CMD_EXIT_DAMAGED : CMD_EXIT_ERROR;
 	}
 	report_views_all(db); /* `io` and the other report views, TEMP (reports/report.h) */
 	sqlguard_set(db, GUARD_USER);
-	rc = run_all(db, operands[n - 1], fmt);
+	if (shell)
+		rc = sql_shell(db, operands[0], fmt);
+	else
+		rc = sql_run(db, sql ? sql : operands[n - 1], fmt);
 	sqlite3_close(db);
+	free(sql);
 	free(operands);
 	if (rc < 0)
 		return CMD_EXIT_ERROR;

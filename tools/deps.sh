@@ -3,7 +3,7 @@
 # Skips what is already installed; run as root on Debian 12.
 set -eu
 pkgs=(build-essential pkg-config libzstd-dev zstd libtraceevent-dev libtracefs-dev
-      libsqlite3-dev sqlite3 libcmocka-dev trace-cmd libtracecmd-dev
+      libsqlite3-dev sqlite3 libcmocka-dev trace-cmd libtracecmd-dev libreadline-dev
       qemu-system-x86 busybox-static cpio perf-tools-unstable
       flex bison bc libelf-dev xz-utils)
 # (flex ... xz-utils: to build the kernel lab's profiler kernel, tests/lab/kernel-build.sh)
