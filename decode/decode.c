@@ -143,8 +143,7 @@ int dec_scan(struct dec *d, struct ftz_reader *r)
 		struct ftz_file f;
 		struct ftz_snapshot snap;
 		d->scan_raw_bytes += sec.raw_len;
-		if (d->scan_raw_bytes > ((uint64_t)DEC_EXPANSION_SLACK_MIB << 20) +
-					DEC_MAX_EXPANSION * d->scan_file_bytes) {
+		if (dec_over_budget(d)) {
 			set_damage(d, sec.offset, "sections expand to over "
 				   DEC_STR(DEC_MAX_EXPANSION) " times the capture's size");
 			return 0;
@@ -383,15 +382,6 @@ void dec_close(struct dec *d)
 	free(d);
 }
 
-static uint64_t load_uint(const uint8_t *p, int size, bool big_endian)
-{
-	uint64_t v = 0;
-
-	for (int i = 0; i < size; i++)
-		v |= (uint64_t)p[big_endian ? size - 1 - i : i] << (8 * i);
-	return v;
-}
-
 static void cursor_free_batch(struct dec *d, struct cursor *c)
 {
 	d->batch_bytes -= c->batch_cap;
@@ -455,14 +445,14 @@ static bool cursor_next_batch(struct dec *d, struct cursor *c)
  */
 static int64_t page_missed_events(const struct dec *d, const uint8_t *page, uint32_t ps)
 {
-	uint64_t commit = load_uint(page + 8, d->long_size, d->big_endian);
+	uint64_t commit = dec_load_uint(page + 8, d->long_size, d->big_endian);
 	uint64_t size = commit & FTZ_RB_COMMIT_MASK, at = 8 + d->long_size + size;
 
 	if (!(commit & RB_MISSED_EVENTS))
 		return 0;
 	if (!(commit & RB_MISSED_STORED) || at + d->long_size > ps)
 		return -1;
-	uint64_t count = load_uint(page + at, d->long_size, d->big_endian);
+	uint64_t count = dec_load_uint(page + at, d->long_size, d->big_endian);
 
 	return count > INT64_MAX ? -1 : (int64_t)count;
 }
@@ -542,7 +532,7 @@ static bool cursor_next_page(struct dec *d, struct cursor *c)
 		page = (uint8_t *)c->pages + (size_t)c->page++ * ps;
 		d->pages_done++;
 		uint64_t size = ps < hdr ? 0 :
-				load_uint(page + 8, d->long_size, d->big_endian) & FTZ_RB_COMMIT_MASK;
+				dec_load_uint(page + 8, d->long_size, d->big_endian) & FTZ_RB_COMMIT_MASK;
 
 		if (ps < hdr || size > ps - hdr ||
 		    (!c->kbuf && !ftz_page_records_ok(page + hdr, size, d->big_endian)) ||
@@ -558,7 +548,7 @@ static bool cursor_next_page(struct dec *d, struct cursor *c)
 			c->ev = kbuffer_read_event(c->kbuf, &c->ts);
 		} else {
 			c->walk = (struct walk){ .data = page + hdr, .size = (uint32_t)size };
-			c->ts = load_uint(page, 8, d->big_endian);
+			c->ts = dec_load_uint(page, 8, d->big_endian);
 			c->ev = walk_event(d, c);
 		}
 		if (c->ev)

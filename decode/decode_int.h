@@ -128,6 +128,24 @@ struct dec {
 	char damage_reason[160];
 };
 
+/* The set's raw bytes so far over what its files' size allows (DEC_MAX_EXPANSION):
+ * a .ftz's sections (dec_scan), a trace.dat v7's declared sizes (tracedat_check.c). */
+static inline bool dec_over_budget(const struct dec *d)
+{
+	return d->scan_raw_bytes > ((uint64_t)DEC_EXPANSION_SLACK_MIB << 20) +
+				   DEC_MAX_EXPANSION * d->scan_file_bytes;
+}
+
+/* An unsigned number of SIZE bytes (at most 8) in the given byte order. */
+static inline uint64_t dec_load_uint(const uint8_t *p, int size, bool big_endian)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < size; i++)
+		v |= (uint64_t)p[big_endian ? size - 1 - i : i] << (8 * i);
+	return v;
+}
+
 /*
  * decode.c: an error while opening d, said (common/msg.h) unless d is damaged:
  * then dec_open says the damage instead, as the reason its metadata is incomplete

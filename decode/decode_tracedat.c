@@ -29,7 +29,9 @@
  * Damage: a file libtracecmd cannot open (cut in its headers, options or v6 CPU
  * data) is reported as damaged before anything is imported, as trace-cmd report
  * reads nothing of it either. A corrupt compressed chunk inside v7 data ends that
- * CPU's events early without libtracecmd saying so: it is not detected.
+ * CPU's events early without libtracecmd saying so: it is not detected. What a v7
+ * file declares (compressed sizes, chunk tables, option chains, CPU numbers) is
+ * checked by tracedat_check.c before libtracecmd sees the file.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -43,6 +45,7 @@
 #include "decode/decode_int.h"
 #include "decode/ftrace_names.h"
 #include "decode/tep_guard.h"
+#include "decode/tracedat_check.h"
 #include "common/msg.h"
 
 #define DAT_MAGIC "\x17\x08\x44tracing"
@@ -364,6 +367,9 @@ int dat_open(struct dec *d)
 	d->dat = calloc(1, sizeof(*d->dat));
 	if (!d->dat)
 		goto nomem;
+	/* libtracecmd believes a v7 file's declared sizes: they are checked first */
+	if (tracedat_check(d, version) < 0)
+		return -errno;
 	/* libtracecmd's own warnings would add lines to our one-line error */
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	if (open_head(d, version) < 0)

@@ -2,7 +2,8 @@
 # test_hostile.sh - ftana against captures made by an attacker (issue 10): SQL
 # injection through names, field layouts that overflow, print formats that kill
 # libtraceevent, decompression bombs, 3000 CPUs, 250k sections, terminal escapes,
-# a planted cache, SQL that writes. tests/hostile/gen.py writes one capture per
+# a planted cache, SQL that writes; and trace.dat v7 files whose declared sizes and
+# offsets are bombs, loops or cut tables (issue 25). tests/hostile/gen.py writes one capture per
 # class and a MANIFEST with the expected outcome of each run (read its header);
 # this script runs `ftana db`, `info`, `report tpoint` and `sql` as it says and
 # checks, for every run: the exit code, no sanitizer report, no signal and no hang
@@ -136,6 +137,8 @@ while IFS=$'\t' read -r name file cmd exits rss nofile check; do
 		nostdout=*) grep -qE -- "${c#nostdout=}" "$log.out" && bad+=("stdout matches '${c#nostdout=}'") ;;
 		nostderr=*) grep -qE -- "${c#nostderr=}" "$log.err" && bad+=("stderr matches '${c#nostderr=}'") ;;
 		time=*) [ "$ms" -gt $((${c#time=} * 1000)) ] && bad+=("took $ms ms > ${c#time=} s") ;;
+		errlines=*) [ "$(grep -c . "$log.err")" = "${c#errlines=}" ] ||
+			bad+=("stderr has $(grep -c . "$log.err") lines, not ${c#errlines=}") ;;
 		*) bad+=("unknown check '$c'") ;;
 		esac
 	done

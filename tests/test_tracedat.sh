@@ -4,7 +4,8 @@
 # ($TESTDATA/tracedat, see its README.md): per-type event counts, the whole event
 # sequence (cpu, ns timestamp, pid, event name, kernel stack addresses), field values,
 # report tpoint's text of every event (the function names of both 32-bit files
-# included), the funcgraph report of the 32-bit file, and damaged (cut) copies.
+# included), the funcgraph report of the 32-bit file, damaged (cut) copies, and a v7
+# file as this trace-cmd rewrites it.
 . "$(dirname "$0")/lib.sh"
 FTANA=${FTANA:-$ROOT_DIR/$BUILD/san/ftana}
 TESTDATA=${TESTDATA:-$ROOT_DIR/tests/data}
@@ -284,5 +285,23 @@ damaged "v6 cut inside its CPU data" $v6 $(($(stat -c %s "$TESTDATA/tracedat/$v6
 damaged "v6 cut in its headers" $v6 300000
 damaged "v7 cut in half" $v7 $(($(stat -c %s "$TESTDATA/tracedat/$v7") / 2))
 damaged "cut inside the magic" $v7 5
+
+# ---------------------------------------------------------------- v7 as written here
+
+# The v7 checks made before libtracecmd reads a file (decode/tracedat_check.c) refuse
+# nothing trace-cmd writes: the samples come from trace-cmd 3.1.4 and 3.3.1; this one
+# rewrites the 3.1.4 file uncompressed and with zstd, and ftana reads what it reads.
+echo "== v7 rewritten by this trace-cmd"
+for z in none zstd; do
+	f="$tmp/rewritten-$z.dat"
+	if ! trace-cmd convert -i "$TESTDATA/tracedat/$v7" -o "$f" --file-version 7 \
+		--compression "$z" >/dev/null 2>&1; then
+		fail "trace-cmd convert to v7 ($z) failed"
+		continue
+	fi
+	tc_counts "$f" >"$tmp/tc_counts"
+	ftana_counts "$f" >"$tmp/fa_counts"
+	same "v7 rewritten ($z): events per type" "$tmp/tc_counts" "$tmp/fa_counts"
+done
 
 finish

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 """ftzgen.py - builds .ftz and trace.dat files byte by byte, from format/FORMAT.md and
-trace-cmd's trace-cmd.dat(5) v6 layout alone (python3 stdlib only), so the hostile
+trace-cmd's trace-cmd.dat(5) v6 and trace-cmd.dat.v7(5) layouts alone (python3 stdlib
+only), so the hostile
 captures of gen.py can say exactly what they declare. Nothing here calls our C code:
 a capture's ground truth is what this file wrote.
 """
@@ -26,13 +27,20 @@ def crc32c(data, crc=0):
 assert crc32c(b"123456789") == 0xE3069283
 
 
-def zstd_frame(prefix, fill_len, fill_byte=0):
+def zstd_frame(prefix, fill_len, fill_byte=0, window_log=None):
     """A valid zstd frame (RFC 8878) decompressing to PREFIX + FILL_LEN bytes of
     FILL_BYTE: a raw block, then RLE blocks of 128 KiB that cost 4 bytes each.
-    This is the decompression bomb: 1 GiB declared in 32 KiB."""
+    This is the decompression bomb: 1 GiB declared in 32 KiB. A single segment
+    (the window is the whole content) unless WINDOW_LOG is given: zstd refuses a
+    window over 2 GiB, not a larger content decoded through a small window."""
     total = len(prefix) + fill_len
-    # Frame header descriptor: content size in 8 bytes (flag 3), single segment.
-    out = bytearray(struct.pack("<IB", 0xFD2FB528, 0xE0) + struct.pack("<Q", total))
+    # Frame header descriptor: content size in 8 bytes (flag 3), single segment
+    # (0x20) or a window descriptor byte (exponent WINDOW_LOG - 10, no mantissa).
+    if window_log is None:
+        out = bytearray(struct.pack("<IB", 0xFD2FB528, 0xE0))
+    else:
+        out = bytearray(struct.pack("<IBB", 0xFD2FB528, 0xC0, (window_log - 10) << 3))
+    out += struct.pack("<Q", total)
     blocks = []
     if prefix:
         blocks.append((0, len(prefix), bytes(prefix)))          # raw block
@@ -93,21 +101,23 @@ HEADER_PAGE = (b"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
                b"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:0;\n")
 
 
-def ring_page(records, ts0, page_size=4096):
-    """One 64-bit little-endian sub-buffer: records are (time_delta, data) with
-    data padded to 4 bytes, at most 112 bytes (type_len = len / 4 in the header)."""
+def ring_page(records, ts0, page_size=4096, e="<"):
+    """One 64-bit sub-buffer (E: "<" little-endian, ">" big): records are
+    (time_delta, data) with data padded to 4 bytes, at most 112 bytes (type_len =
+    len / 4 in the header: its low 5 bits little-endian, its high 5 big-endian)."""
     body = bytearray()
     for delta, data in records:
         data = bytes(data) + b"\0" * (-len(data) % 4)
         assert 4 <= len(data) <= 112 and delta < (1 << 27)
-        body += struct.pack("<I", (len(data) // 4) | (delta << 5)) + data
+        head = (len(data) // 4) | (delta << 5) if e == "<" else (len(data) // 4) << 27 | delta
+        body += struct.pack(e + "I", head) + data
     assert len(body) <= page_size - 16
-    page = struct.pack("<QQ", ts0, len(body)) + body
+    page = struct.pack(e + "QQ", ts0, len(body)) + body
     return page + b"\0" * (page_size - len(page))
 
 
-def common(type_id, pid, flags=0, preempt=0):
-    return struct.pack("<HBBi", type_id, flags, preempt, pid)
+def common(type_id, pid, flags=0, preempt=0, e="<"):
+    return struct.pack(e + "HBBi", type_id, flags, preempt, pid)
 
 
 COMMON_FIELDS = ("\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
@@ -134,9 +144,9 @@ def good_format(name="ev", type_id=GOOD_ID):
                         '"x=%d s=%s", REC->x, __get_str(s)')
 
 
-def good_record(x, s=b"hello", type_id=GOOD_ID, pid=4242):
+def good_record(x, s=b"hello", type_id=GOOD_ID, pid=4242, e="<"):
     s = bytes(s) + b"\0"
-    return common(type_id, pid) + struct.pack("<iI", x, (len(s) << 16) | 16) + s
+    return common(type_id, pid, e=e) + struct.pack(e + "iI", x, (len(s) << 16) | 16) + s
 
 
 class Capture:
@@ -187,6 +197,27 @@ def fmt_name(fmt):
 
 
 # ------------------------------------------------------------------ trace-cmd trace.dat v6
+HEADER_EVENT = (b"# compressed entry header\n\ttype_len    :    5 bits\n"
+                b"\ttime_delta  :   27 bits\n\tarray       :   32 bits\n\n"
+                b"\tpadding     : type == 29\n\ttime_extend : type == 30\n"
+                b"\ttime_stamp : type == 31\n\tdata max type_len  == 28\n")
+
+
+def header_files(e):
+    """header_page and header_event as both versions store them (E: byte order)."""
+    return (b"header_page\0" + struct.pack(e + "Q", len(HEADER_PAGE)) + HEADER_PAGE +
+            b"header_event\0" + struct.pack(e + "Q", len(HEADER_EVENT)) + HEADER_EVENT)
+
+
+def event_formats(systems, e):
+    out = struct.pack(e + "I", len(systems))
+    for name, fmts in systems:
+        out += name + b"\0" + struct.pack(e + "I", len(fmts))
+        for f in fmts:
+            out += struct.pack(e + "Q", len(f)) + f
+    return out
+
+
 def tracedat_v6(systems, records, cmdlines=b"", kallsyms=b"", printk=b""):
     """A one-CPU trace.dat, version 6 (trace-cmd.dat(5)): systems is
     [(name bytes, [format bytes])]; records as for ring_page. System names are
@@ -194,18 +225,9 @@ def tracedat_v6(systems, records, cmdlines=b"", kallsyms=b"", printk=b""):
     page_size = 4096
     out = bytearray(b"\x17\x08\x44tracing6\0")
     out += struct.pack("<BBI", 0, 8, page_size)          # little endian, long 8
-    out += b"header_page\0" + struct.pack("<Q", len(HEADER_PAGE)) + HEADER_PAGE
-    hdr_event = (b"# compressed entry header\n\ttype_len    :    5 bits\n"
-                 b"\ttime_delta  :   27 bits\n\tarray       :   32 bits\n\n"
-                 b"\tpadding     : type == 29\n\ttime_extend : type == 30\n"
-                 b"\ttime_stamp : type == 31\n\tdata max type_len  == 28\n")
-    out += b"header_event\0" + struct.pack("<Q", len(hdr_event)) + hdr_event
+    out += header_files("<")
     out += struct.pack("<I", 0)                           # ftrace formats
-    out += struct.pack("<I", len(systems))
-    for name, fmts in systems:
-        out += name + b"\0" + struct.pack("<I", len(fmts))
-        for f in fmts:
-            out += struct.pack("<Q", len(f)) + f
+    out += event_formats(systems, "<")
     out += struct.pack("<I", len(kallsyms)) + kallsyms
     out += struct.pack("<I", len(printk)) + printk
     out += struct.pack("<Q", len(cmdlines)) + cmdlines
@@ -218,3 +240,101 @@ def tracedat_v6(systems, records, cmdlines=b"", kallsyms=b"", printk=b""):
     out += b"\0" * (data_off - len(out))
     out += ring_page(records, 1000000, page_size)
     return bytes(out)
+
+
+# ------------------------------------------------------------------ trace-cmd trace.dat v7
+V7_DONE, V7_BUFFER, V7_CPUCOUNT, V7_STRINGS = 0, 3, 8, 15
+V7_HEADER_INFO, V7_CMDLINES = 16, 21    # header info, ftrace, formats, kallsyms, printk, cmdlines
+V7_COMPRESSED = 1
+
+
+class TraceDatV7:
+    """A zstd-compressed trace.dat version 7 (trace-cmd.dat.v7(5)), laid out as trace-cmd
+    3.3 writes one: the header, the metadata sections (16-21, each compressed), the
+    options naming them, the flyrecord buffer section (per CPU a page-aligned table of
+    compressed chunks), the options naming the buffer, the strings. Every number is in
+    the file's byte order. A hostile case changes an attribute before build():
+      bombs        {section id (16-21, 15): raw size} - that section's zstd frame (and
+                   declared size) grows to it with RLE blocks, 4 bytes per 128 KiB
+      cpu_chunks   {cpu: [(data, raw size)]} - chunks instead of the CPU's pages,
+                   each frame grown with RLE blocks to its raw size
+      chunk_count  {cpu: n} - the count written before that CPU's chunks
+      before       raw bytes between the header and the first section
+      loop         the last options section's DONE names the first again
+    systems: [(name bytes, [format bytes])]; records: {cpu: [(delta, data)]} for
+    ring_page, in the file's byte order (common(..., e=...), good_record(..., e=...))."""
+
+    def __init__(self, systems, records, big=False, cmdlines=b"", page_size=4096):
+        self.e = ">" if big else "<"
+        self.big, self.page_size = big, page_size
+        e = self.e
+        self.meta = {16: header_files(e), 17: struct.pack(e + "I", 0),
+                     18: event_formats(systems, e), 19: struct.pack(e + "I", 0),
+                     20: struct.pack(e + "I", 0),
+                     21: struct.pack(e + "Q", len(cmdlines)) + cmdlines}
+        self.records = records
+        self.bombs, self.cpu_chunks, self.chunk_count = {}, {}, {}
+        self.before = b""
+        self.loop = False
+
+    def _num(self, fmt, *v):
+        return struct.pack(self.e + fmt, *v)
+
+    def _section(self, sid, data, flags=0):
+        return self._num("HHIQ", sid, flags, 0, len(data)) + data
+
+    def _compressed(self, sid, payload, raw=None):
+        """A compressed section: its frame's prefix PAYLOAD, grown to RAW bytes."""
+        raw = len(payload) if raw is None else raw
+        assert 0 < len(payload) <= 128 * 1024   # one raw block (zstd_frame)
+        frame = zstd_frame(payload, raw - len(payload), window_log=17)
+        return self._section(sid, self._num("II", len(frame), raw) + frame, V7_COMPRESSED)
+
+    def _options(self, opts, next_off):
+        body = b"".join(self._num("HI", oid, len(d)) + d for oid, d in opts)
+        return self._section(V7_DONE, body + self._num("HIQ", V7_DONE, 8, next_off))
+
+    def _chunk_table(self, cpu):
+        if cpu in self.cpu_chunks:
+            chunks = self.cpu_chunks[cpu]
+        else:
+            recs = self.records[cpu]
+            chunks = [(ring_page(recs, 1000000 + 1000000 * cpu, self.page_size, self.e), None)]
+        out = self._num("I", self.chunk_count.get(cpu, len(chunks)))
+        for data, raw in chunks:
+            raw = len(data) if raw is None else raw
+            frame = zstd_frame(data, raw - len(data), window_log=17)
+            out += self._num("II", len(frame), raw) + frame
+        return out
+
+    def build(self):
+        e, page = self.e, self.page_size
+        head = b"\x17\x08\x44tracing7\0" + bytes([1 if self.big else 0, 8])
+        head += self._num("I", page) + b"zstd\0" + b"1.5.4\0"
+        out = bytearray(head + b"\0" * 8 + self.before)     # options offset: below
+        named = []
+        for sid in range(V7_HEADER_INFO, V7_CMDLINES + 1):
+            named.append((sid, self._num("Q", len(out))))
+            out += self._compressed(sid, self.meta[sid], self.bombs.get(sid))
+        cpus = sorted(set(self.records) | set(self.cpu_chunks))
+        opts1_at = len(out)
+        out[len(head):len(head) + 8] = self._num("Q", opts1_at)
+        opts1 = named + [(V7_CPUCOUNT, self._num("I", len(cpus)))]
+        buf_at = opts1_at + len(self._options(opts1, 0))
+        # the flyrecord section: each CPU's chunk table page-aligned, as trace-cmd's
+        data, entries = bytearray(), []
+        for cpu in cpus:
+            pos = buf_at + 16 + len(data)
+            data += b"\0" * (-pos % page)
+            table = self._chunk_table(cpu)
+            entries.append(self._num("IQQ", cpu, buf_at + 16 + len(data), len(table)))
+            data += table
+        buf = self._section(V7_BUFFER, bytes(data), V7_COMPRESSED)
+        opts2_at = buf_at + len(buf)
+        out += self._options(opts1, opts2_at) + buf
+        buffer_opt = (self._num("Q", buf_at) + b"\0" + b"local\0" +
+                      self._num("II", page, len(cpus)) + b"".join(entries))
+        out += self._options([(V7_BUFFER, buffer_opt)], opts1_at if self.loop else 0)
+        out += self._compressed(V7_STRINGS, b"headers\0options\0flyrecord\0",
+                                self.bombs.get(V7_STRINGS))
+        return bytes(out)

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""gen.py [--small] OUTDIR [CASE...] - write one hostile capture per class of issue 10 into OUTDIR, and
-OUTDIR/MANIFEST saying what ftana must do with each (tests/test_hostile.sh checks it).
+"""gen.py [--small] OUTDIR [CASE...] - write one hostile capture per class of issues 10 and 25
+(trace.dat v7) into OUTDIR, and OUTDIR/MANIFEST saying what ftana must do with each
+(tests/test_hostile.sh checks it).
 
 Every capture is small (a few KB, the bombs ~100 KB; files_250k ~12 MB) and is
 built from the format spec by ftzgen.py, never by our C code.
@@ -16,7 +17,8 @@ RSS_MB   0, or a bound on peak RSS: then the unsanitized ftana runs under
 NOFILE   0, or a limit on open files for the run (prlimit --nofile)
 CHECK    -, or checks separated by " ;; ": stdout=REGEX (a stdout line must
          match, grep -E), out=REGEX (a line of stdout or stderr), nostdout=REGEX
-         (no stdout line may), nostderr=REGEX, time=SECONDS (wall-clock budget)
+         (no stdout line may), nostderr=REGEX, time=SECONDS (wall-clock budget),
+         errlines=N (stderr has exactly N non-empty lines)
 Always checked besides, for every run: no sanitizer report, no signal death or
 hang (timeout 60), exit 1 -> exactly one stderr line, no ESC byte in stdout or
 stderr, no file created anywhere in the work dir but the capture's own cache
@@ -29,9 +31,9 @@ import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ftzgen import (Capture, FILE, FLAG_ZSTD, GOOD_ID, PAGES, common, event_format,  # noqa: E402
-                    end_sec, file_payload, file_sec, good_format, good_record, section, tracedat_v6,
-                    zstd_frame)
+from ftzgen import (Capture, FILE, FLAG_ZSTD, GOOD_ID, PAGES, TraceDatV7, V7_HEADER_INFO,  # noqa: E402
+                    V7_STRINGS, common, event_format, end_sec, file_payload, file_sec,
+                    good_format, good_record, ring_page, section, tracedat_v6, zstd_frame)
 
 CASES = []  # (name, filename, bytes, [(command, exits, rss_mb, nofile, check)])
 
@@ -395,6 +397,70 @@ def tracedat_cases():
         case(name, dat, standard(5, "stdout=x=2 s=hello"), ext=".dat")
 
 
+# ---- trace.dat v7: what its headers declare (decode/tracedat_check.c) -----------------
+# libtracecmd mallocs and decompresses every size a v7 file declares and follows its
+# offsets anywhere; each of these must be refused before it reads the file, in one
+# line naming the file, with exit 3 (damaged, as every trace.dat it cannot open).
+def v7_refused(why):
+    check = (f"out=tracedat_v7_[a-z_]+\\.dat: damaged trace\\.dat \\(v7\\) at offset [0-9]+: {why}"
+             " ;; errlines=1 ;; time=10")
+    return [(cmd, "3", 0, 0, check) for cmd in ("info", "db", "tpoint", COUNT)] + \
+        [("info", "3", 128, 0, check)]
+
+
+def v7_capture(big=False):
+    """Two CPUs, five good:ev events (three on CPU 0), in the file's byte order."""
+    e = ">" if big else "<"
+    recs = {0: [(1000, good_record(i, e=e)) for i in range(3)],
+            1: [(1000, good_record(10 + i, e=e)) for i in range(2)]}
+    return TraceDatV7([(b"good", [good_format()])], recs, big=big, cmdlines=b"4242 dat\n")
+
+
+def tracedat_v7_cases():
+    # the builder's files as they are: read in full (the check refuses no valid file)
+    for name, big in [("tracedat_v7_good", False), ("tracedat_v7_good_be", True)]:
+        case(name, v7_capture(big).build(), standard(5, "stdout=x=2 s=hello"), ext=".dat")
+    # the last options section's DONE names the first: handle_options recurses forever
+    dat = v7_capture()
+    dat.loop = True
+    case("tracedat_v7_options_loop", dat.build(), v7_refused("the options sections go back"),
+         ext=".dat")
+    # a section whose size (2^64 - 16) takes the section walk back to its own header
+    dat = v7_capture()
+    dat.before = struct.pack("<HHIQ", 99, 0, 0, (1 << 64) - 16)
+    case("tracedat_v7_section_back", dat.build(),
+         v7_refused("section 99 of [0-9]+ bytes runs past the end of the file"), ext=".dat")
+    # CPU 0's chunk table says a million chunks and holds one: truncated
+    dat = v7_capture()
+    dat.chunk_count = {0: 1000000}
+    case("tracedat_v7_chunk_count", dat.build(),
+         v7_refused("1000000 chunks declared where their section has room for [0-9]+"), ext=".dat")
+
+
+def tracedat_v7_bombs():
+    # a compressed section declaring ~2 GiB (libtracecmd's sizes are ints: it mallocs
+    # and fills up to 2 GiB, fails at once above) or ~4 GiB, from a zstd frame of RLE
+    # blocks that does expand to it (64 or 128 KiB of file): the header info, the
+    # strings (read first, in tracecmd_alloc_fd), the header info of a big-endian file
+    for name, sid, big, raw in [("tracedat_v7_section_bomb", V7_HEADER_INFO, False, 31),
+                                ("tracedat_v7_strings_bomb", V7_STRINGS, False, 32),
+                                ("tracedat_v7_be_bomb", V7_HEADER_INFO, True, 31)]:
+        dat = v7_capture(big)
+        raw = (1 << raw) - (1 << 16)
+        dat.bombs = {sid: raw}
+        case(name, dat.build(), v7_refused(f"a [a-z]+ section declares {raw} bytes, over the "
+                                           "1024 MiB one block may expand to"), ext=".dat")
+    # flyrecord chunks of 512 MiB each (a page of events, then empty pages), within one
+    # block's bound, 4 GiB together: over 1024 times the file's size
+    dat = v7_capture()
+    for cpu, recs in dat.records.items():
+        page = ring_page(recs, 1000000, dat.page_size)
+        dat.cpu_chunks[cpu] = [(page, 512 << 20)] * 4
+    case("tracedat_v7_chunk_bombs", dat.build(),
+         v7_refused("compressed sections and chunks expand to over 1024 times the file's size"),
+         ext=".dat")
+
+
 def main():
     args = sys.argv[1:]
     # --small: leave out the captures that are big or expand to GiB (fuzz seeds).
@@ -402,12 +468,13 @@ def main():
     args = [a for a in args if a != "--small"]
     out = args[0]
     os.makedirs(out, exist_ok=True)
-    big = (zstd_bombs, file_bombs, cpus_3000, files_250k, proc_tgids, comm_16m)  # no fuzz seeds
+    big = (zstd_bombs, file_bombs, cpus_3000, files_250k, proc_tgids, comm_16m,  # no fuzz seeds
+           tracedat_v7_bombs)
     for gen in (sqli_system, sqli_event_field, case_collide, reserved_names, info_nul,
                 field_layouts, pid_size3, print_fmt_cases, printk_malformed, proc_tgids,
                 zstd_bombs,
                 file_bombs, cpus_3000, files_250k, esc_text, comm_16m, end_window, planted_db, sql_writes,
-                tracedat_cases):
+                tracedat_cases, tracedat_v7_cases, tracedat_v7_bombs):
         if not (small and gen in big):
             gen()
     only = set(args[1:])
