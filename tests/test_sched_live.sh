@@ -165,7 +165,9 @@ f=$(echo "$work"/gt/bursts.*)
 dist=$(report cpudist "$f" --summary)
 near "bursts: on-CPU ms vs schedstat" "$(col "$dist" total_ms)" \
 	"$(awk -v n="$(gt "$f" cpu_ns)" 'BEGIN { print n / 1e6 }')" 0.02 10
-within "bursts: on-CPU ms vs 40 x 2.5 ms" "$(col "$dist" total_ms)" 98 1000
+# the workload's own count, less the edge slack of the schedstat check above (a slice
+# cut at --since or --until: up to 10 ms; under load one was, 96.6 of 100 ms)
+within "bursts: on-CPU ms vs 40 x 2.5 ms" "$(col "$dist" total_ms)" 90 1000
 # A slice holds one burst: no longer than the longest burst's wall time (the thread clock
 # lags the wall on a host that steals time) plus the Python between the sleeps (1 ms).
 within "bursts: longest slice (us) no longer than the longest burst awake" "$(col "$dist" max_us)" 0 \
