@@ -86,23 +86,6 @@ static char *table_columns(sqlite3 *db, const char *schema, const char *table)
 	return cols;
 }
 
-/* Is SCHEMA.NAME a view (else a table, or nothing)? */
-static bool is_view(sqlite3 *db, const char *schema, const char *name)
-{
-	char *sql = sqlite3_mprintf("SELECT 1 FROM \"%w\".sqlite_master WHERE type = 'view' AND name = ?1",
-				    schema);
-	sqlite3_stmt *st = NULL;
-	bool view = false;
-
-	if (sql && sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
-		sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-		view = sqlite3_step(st) == SQLITE_ROW;
-	}
-	sqlite3_finalize(st);
-	sqlite3_free(sql);
-	return view;
-}
-
 int derive_tables_create(sqlite3 *db, const char *schema, const char *path)
 {
 	const char *text = sql_file_text(path), *p, *q;
@@ -119,7 +102,7 @@ int derive_tables_create(sqlite3 *db, const char *schema, const char *path)
 		char *n = sqlite3_mprintf("%.*s", len, name);
 
 		sqlite3_str_appendf(sql, "DROP %s IF EXISTS \"%w\".\"%w\";\n",
-				    n && is_view(db, schema, n) ? "VIEW" : "TABLE", schema, n ? n : "");
+				    n && db_is_view(db, schema, n) ? "VIEW" : "TABLE", schema, n ? n : "");
 		sqlite3_free(n);
 	}
 	for (p = text; (q = next_placeholder(p)); p = q + strlen(PLACEHOLDER)) {
@@ -144,7 +127,7 @@ bool derive_tables_present(sqlite3 *db, const char *schema, const char *path)
 		char *n = sqlite3_mprintf("%.*s", (int)ident_len(name), name);
 		char *want = file_columns(name), *have = n ? table_columns(db, schema, n) : NULL;
 
-		all = want && have && !strcmp(want, have) && !is_view(db, schema, n);
+		all = want && have && !strcmp(want, have) && !db_is_view(db, schema, n);
 		sqlite3_free(n);
 		sqlite3_free(want);
 		sqlite3_free(have);

@@ -43,20 +43,6 @@ static void kept_free(struct kept *k)
  * names for numbers), kept as copies beside them. */
 static const char *const lookup_tables[] = { "signal_names", "errno_names" };
 
-static bool is_view(sqlite3 *db, const char *name)
-{
-	sqlite3_stmt *st;
-	bool view = false;
-
-	if (sqlite3_prepare_v2(db, "SELECT 1 FROM main.sqlite_master WHERE type = 'view' AND name = ?1",
-			       -1, &st, NULL) == SQLITE_OK) {
-		sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-		view = sqlite3_step(st) == SQLITE_ROW;
-	}
-	sqlite3_finalize(st);
-	return view;
-}
-
 /* The views and tables the last import kept (meta kept_views: names, one per line),
  * dropped: the import that ran since may have made some of what they stood for. */
 static int drop_previous(sqlite3 *db)
@@ -66,7 +52,7 @@ static int drop_previous(sqlite3 *db)
 
 	for (char *save = NULL, *name = list ? strtok_r(list, "\n", &save) : NULL; name && !rc;
 	     name = strtok_r(NULL, "\n", &save)) {
-		char *sql = sqlite3_mprintf("DROP %s IF EXISTS main.\"%w\"", is_view(db, name) ? "VIEW" : "TABLE",
+		char *sql = sqlite3_mprintf("DROP %s IF EXISTS main.\"%w\"", db_is_view(db, "main", name) ? "VIEW" : "TABLE",
 					    name);
 
 		rc = sql ? db_exec(db, sql) : msg_error("out of memory");

@@ -100,6 +100,22 @@ static bool has_object(sqlite3 *db, const char *name, bool temp)
 	return found;
 }
 
+bool db_is_view(sqlite3 *db, const char *schema, const char *name)
+{
+	char *sql = sqlite3_mprintf("SELECT 1 FROM \"%w\".sqlite_master WHERE type = 'view' AND name = ?1",
+				    schema);
+	sqlite3_stmt *st = NULL;
+	bool view = false;
+
+	if (sql && sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+		view = sqlite3_step(st) == SQLITE_ROW;
+	}
+	sqlite3_finalize(st);
+	sqlite3_free(sql);
+	return view;
+}
+
 bool db_has_table(sqlite3 *db, const char *name)
 {
 	return has_object(db, name, true);

@@ -30,6 +30,8 @@ int db_each_row(sqlite3 *db, const char *sql, int64_t param, db_row_fn fn, void 
 
 /* Is there a table or view NAME, in main or temp? (Not one views_keep wrote: db.c.) */
 bool db_has_table(sqlite3 *db, const char *name);
+/* Is SCHEMA.NAME a view (else a table, or nothing)? */
+bool db_is_view(sqlite3 *db, const char *schema, const char *name);
 /* Is NAME one of the capture's own tables (main), not a TEMP stand-in? */
 bool db_has_capture_table(sqlite3 *db, const char *name);
 /* If there is no table NAME, create an empty TEMP table NAME(COLUMNS) so views over it

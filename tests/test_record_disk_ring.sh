@@ -39,6 +39,18 @@ markers() {
 	q "$1" "SELECT count(*), min(n), max(n) FROM (SELECT CAST(substr(buf, 3) AS INTEGER) AS n
 	        FROM print WHERE buf GLOB 's [0-9]*')" | tr ',' ' '
 }
+# recording WHAT ERRFILE ARGS...: ftrec record ARGS in the background (its pid in rec),
+# until it says it records; else a failure naming WHAT, and status 1
+recording() {
+	local what=$1 err=$2
+	shift 2
+	"$FTREC" record "$@" 2>"$err" &
+	rec=$!
+	pids+=($rec)
+	wait_for_recording $rec "$err" && return 0
+	fail "$what: recording did not start: $(cat "$err")"
+	return 1
+}
 start_load() { # RATE SECONDS COUNTFILE (after the instance exists)
 	# on one CPU: the ring trims each CPU's oldest pages, so contiguity is per CPU
 	taskset -c 0 $LOAD markers "$TRACEFS/instances/ftrec-$rec/trace_marker" "$1" "$2" "$3" & load=$!
@@ -182,13 +194,7 @@ for mode in ring plain; do
 	out=$tmp/slow$mode/s.ftz
 	args=(-e syscalls:sys_enter_getppid -f 'common_pid < 0' -o "$out")
 	[ $mode = ring ] && args+=(--ring 1M)
-	"$FTREC" record "${args[@]}" 2>"$tmp/err.slow" &
-	rec=$!
-	pids+=($rec)
-	if ! wait_for_recording $rec "$tmp/err.slow"; then
-		fail "slow stream ($mode): recording did not start: $(cat "$tmp/err.slow")"
-		continue
-	fi
+	recording "slow stream ($mode)" "$tmp/err.slow" "${args[@]}" || continue
 	start_load 100 5 "$tmp/count.slow"
 	wait $load
 	sleep 1.2
@@ -205,13 +211,7 @@ done
 for mode in ${ROTATE_MODES:-2 64K}; do
 	mkdir "$tmp/rot$mode"
 	out=$tmp/rot$mode/s.ftz
-	"$FTREC" record "${REC_ARGS[@]}" --rotate $mode -o "$out" 2>"$tmp/err.rot" &
-	rec=$!
-	pids+=($rec)
-	if ! wait_for_recording $rec "$tmp/err.rot"; then
-		fail "--rotate $mode: recording did not start: $(cat "$tmp/err.rot")"
-		continue
-	fi
+	recording "--rotate $mode" "$tmp/err.rot" "${REC_ARGS[@]}" --rotate $mode -o "$out" || continue
 	start_load 20000 200 "$tmp/count.rot"
 	sleep 7
 	kill -INT $rec
