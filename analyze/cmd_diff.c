@@ -487,7 +487,7 @@ static int compare(sqlite3 *db, struct diff_opts *o, const char *keys, const cha
 		print_json_string(stdout, o->after.file);
 		printf(",\"seconds\":%.9f},\"rows\":", sa);
 	}
-	rc = print_rows(st, o->fmt, stdout);
+	rc = print_rows_flags(st, o->fmt, stdout, PRINT_UNITS);
 	if (o->fmt == OUT_JSON)
 		printf("}\n");
 	sqlite3_finalize(st);

@@ -61,7 +61,7 @@ void doc_key(struct report_ctx *ctx, const char *key)
 
 int doc_table_stmt(struct report_ctx *ctx, const char *key, sqlite3_stmt *st)
 {
-	unsigned flags = ctx->no_header ? PRINT_NO_HEADER : 0;
+	unsigned flags = (ctx->no_header ? PRINT_NO_HEADER : 0) | PRINT_UNITS;
 
 	if (ctx->fmt == OUT_JSON) {
 		doc_key(ctx, key);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * report_bitesize.c - `ftana report bitesize`: a log2 histogram of block I/O request
- * sizes per process (perf-tools' / bcc's bitesize), from block_rq_issue. SQL:
+ * sizes per process (perf-tools' / bcc's bitesize), from block_rq_issue, each request
+ * counted for the task that submitted it (--issuer: that issued it, as bcc's). SQL:
  * schema/reports/bitesize.sql (the `io_sizes` view), bitesize_report.sql.
  */
 #include <stdio.h>
@@ -18,10 +19,16 @@
 struct bitesize_opts {
 	uint64_t dev; /* -D, when has_dev */
 	bool has_dev;
+	bool issuer;  /* --issuer */
 };
 
+enum { OPT_DEV, OPT_ISSUER };
+
 static const struct report_option options[] = {
-	{ NULL, 'D', "MAJ,MIN", "only this disk (as in /proc/partitions)" },
+	[OPT_DEV] = { NULL, 'D', "MAJ,MIN", "only this disk (as in /proc/partitions)" },
+	[OPT_ISSUER] = { "issuer", 0, NULL, "count each request for the task that issued it to the\n"
+		"driver (bcc's bitesize; for a queued request often a kworker), not the one\n"
+		"that submitted it; -p and -n follow" },
 	{ 0 }
 };
 
@@ -29,7 +36,10 @@ static int option(struct report_ctx *ctx, int index, const char *arg)
 {
 	struct bitesize_opts *o = ctx->opts;
 
-	(void)index;
+	if (index == OPT_ISSUER) {
+		o->issuer = true;
+		return 0;
+	}
 	o->has_dev = true;
 	return parse_dev("-D", arg, &o->dev);
 }
@@ -73,12 +83,13 @@ static int run(struct report_ctx *ctx)
 {
 	static const char *const events[] = { "block:block_rq_issue" };
 	const struct bitesize_opts *o = ctx->opts;
-	int rc = snoop_prepare(ctx, events, 1, "record with 'ftrec triage' or 'ftrec iolat'",
-			       "SELECT min(ts), max(ts) FROM block_rq_issue");
+	int rc = snoop_prepare_io(ctx, events, 1, "record with 'ftrec triage' or 'ftrec iolat'",
+				  "SELECT min(ts), max(ts) FROM block_rq_issue");
 
 	if (rc)
 		return rc;
 	if (args_set(ctx->db, "bitesize_dev", o->has_dev ? (int64_t)o->dev : -1) ||
+	    args_set(ctx->db, "bitesize_issuer", o->issuer) ||
 	    snoop_select(ctx, "schema/reports/bitesize_report.sql"))
 		return -1;
 	if (ctx->fmt == OUT_TEXT)
@@ -95,12 +106,16 @@ const struct report_def report_bitesize_def = {
 	.option = option,
 	.run = run,
 	.details =
-	"one count per block_rq_issue (the task that issued it: for buffered writes often a\n"
-	"kworker); a request belongs to the slice by that event (time, CPU, task).\n"
+	"one count per block_rq_issue, for the task that submitted the request (its\n"
+	"block_rq_insert's, when it went through an I/O scheduler; else the issuer, which\n"
+	"then ran in the submitter's context; --issuer: always the issuer, as bcc's); a\n"
+	"request belongs to the slice by its issue (time, CPU) and that task.\n"
 	"0-byte requests (flushes) are left out; -D one disk.\n"
 	"columns (CSV/JSON): pid, comm, low_kb, high_kb (low_kb <= bytes / 1024 <= high_kb,\n"
 	"  log2 buckets 0 -> 1, 2 -> 3, 4 -> 7, ... up to the process's largest), count, bytes\n"
 	"SQL: `ftana sql FILE 'select * from io_sizes'` (docs/SQL.md).\n",
 	.views = &views_snoop,
-	.needs = (const char *const[]){ "block:block_rq_issue", NULL },
+	/* insert and complete: the pairs that tell each request's submitter */
+	.needs = (const char *const[]){ "block:block_rq_issue", "block:block_rq_insert",
+					"block:block_rq_complete", NULL },
 };

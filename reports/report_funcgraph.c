@@ -269,10 +269,11 @@ static int run(struct report_ctx *ctx)
 		return print_svg(ctx, o) ? -1 : 0;
 	switch (o->view) {
 	case VIEW_TREE:
-		/* text: the function indented 2 per level, times as the kernel's (3 decimals) */
+		/* text: the function indented 2 per level; times in us print as the kernel's
+		 * (3 decimals: store/print.h PRINT_UNITS), '?' where no call returned */
 		rc = doc_table(ctx, "tree", text ?
-			"SELECT count, coalesce(printf('%.3f', total_us), '?') AS total_us, "
-			"coalesce(printf('%.3f', self_us), '?') AS self_us, "
+			"SELECT count, coalesce(total_us, '?') AS total_us, "
+			"coalesce(self_us, '?') AS self_us, "
 			"printf('%*s', 2 * min(level, " FG_MAX_INDENT_TEXT "), '') || CASE WHEN level > "
 			FG_MAX_INDENT_TEXT " THEN '[level ' || level || '] ' ELSE '' END || "
 			"CASE WHEN below_unknown THEN '... ' ELSE '' END "

@@ -311,7 +311,7 @@ static int print_listing(struct report_ctx *ctx)
 	return each_row(ctx, st, listing_row, NULL);
 }
 
-/* The summary: one table; text rounds what CSV/JSON give in full. */
+/* The summary: one table (text tables print each unit's decimals: store/print.h). */
 static int print_summary(struct report_ctx *ctx)
 {
 	const struct iolat_opts *o = ctx->opts;
@@ -321,12 +321,7 @@ static int print_summary(struct report_ctx *ctx)
 		sqlite3_mprintf("coalesce(substr(grp, 1, instr(grp, ' ') - 1), 'all') AS disk, "
 				"substr(grp, instr(grp, ' ') + 1) AS type") :
 		sqlite3_mprintf("coalesce(grp, 'all') AS \"%w\"", group_names[o->by]);
-	char *sql = !keys ? NULL : ctx->fmt == OUT_TEXT ?
-		sqlite3_mprintf("SELECT %s, count, round(iops, 1) AS iops, "
-				"round(mb_s, 3) AS mb_s, round(min_ms, 3) AS min_ms, "
-				"round(avg_ms, 3) AS avg_ms, round(p50_ms, 3) AS p50_ms, "
-				"round(p90_ms, 3) AS p90_ms, round(p99_ms, 3) AS p99_ms, "
-				"round(max_ms, 3) AS max_ms FROM iolat_summary", keys) :
+	char *sql = !keys ? NULL :
 		sqlite3_mprintf("SELECT %s, count, iops, mb_s, min_ms, avg_ms, p50_ms, "
 				"p90_ms, p99_ms, max_ms FROM iolat_summary", keys);
 

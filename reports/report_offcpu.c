@@ -65,9 +65,7 @@ static int print_table(struct report_ctx *ctx, enum sched_by by)
 		[SCHED_BY_NONE] = "grp AS tid, label AS comm", [SCHED_BY_TID] = "grp AS tid, label AS comm",
 		[SCHED_BY_PID] = "grp AS pid, label AS comm", [SCHED_BY_COMM] = "grp AS comm",
 	};
-	char *sql = sqlite3_mprintf(ctx->fmt == OUT_TEXT ?
-		"SELECT %s, state, count, round(total_ms, 3) AS total_ms, round(avg_us, 1) AS avg_us, "
-		"round(max_us, 1) AS max_us, round(runq_ms, 3) AS runq_ms FROM offcpu_stats" :
+	char *sql = sqlite3_mprintf(
 		"SELECT %s, state, count, total_ms, avg_us, max_us, runq_ms FROM offcpu_stats",
 		group[by]);
 	int rc = sql ? doc_table(ctx, "rows", sql) : msg_error("out of memory");

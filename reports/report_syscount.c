@@ -74,8 +74,7 @@ static int run(struct report_ctx *ctx)
 	if (args_set(ctx->db, "syscount_by", o->by) || args_set(ctx->db, "syscount_errors", o->errors) ||
 	    snoop_select(ctx, "schema/reports/syscount_report.sql"))
 		return -1;
-	/* text rounds what CSV/JSON give in full (as iolat --summary) */
-	char *sql = sqlite3_mprintf(selects[o->by], ctx->fmt == OUT_TEXT ? "syscount_text" : "syscount_groups");
+	char *sql = sqlite3_mprintf(selects[o->by], "syscount_groups");
 
 	rc = sql ? snoop_print(ctx, "rows", sql) : (msg_error("out of memory"), -1);
 	sqlite3_free(sql);

@@ -97,11 +97,7 @@ static const char *group_columns(enum sched_by by)
 
 static int print_summary(struct report_ctx *ctx, enum sched_by by)
 {
-	/* text rounds what CSV/JSON give in full */
-	const char *sql = ctx->fmt == OUT_TEXT ?
-		"SELECT %scount, round(total_ms, 3) AS total_ms, round(avg_us, 1) AS avg_us, "
-		"round(p50_us, 1) AS p50_us, round(p90_us, 1) AS p90_us, round(p99_us, 1) AS p99_us, "
-		"round(max_us, 1) AS max_us FROM sched_sel_stats" :
+	const char *sql =
 		"SELECT %scount, total_ms, avg_us, p50_us, p90_us, p99_us, max_us FROM sched_sel_stats";
 	char *q = sqlite3_mprintf(sql, group_columns(by));
 	int rc = q ? doc_table(ctx, "summary", q) : msg_error("out of memory");

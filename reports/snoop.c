@@ -29,6 +29,8 @@ static const struct { const char *system, *table, *columns; } stand_ins[] = {
 				      "field_pid, \"group\", result" },
 	{ "block", "block_rq_issue", "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, dev, sector, nr_sector, "
 				    "bytes, rwbs, comm, cmd" },
+	{ "block", "block_rq_insert", "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, dev, sector, nr_sector, "
+				     "bytes, rwbs, comm, cmd" },
 	{ "syscalls", "sys_enter_exit_group", "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, __syscall_nr, error_code" },
 	{ "syscalls", "sys_enter_exit", "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, __syscall_nr, error_code" },
 	{ "syscalls", "sys_enter_openat", "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, __syscall_nr, dfd, "
@@ -138,16 +140,46 @@ static int syscall_events_view(sqlite3 *db)
 	return rc;
 }
 
-/* The views; with CALLS, the syscall pairs syscall_calls reads too (derived into TEMP
- * when the database lacks them: seconds on a capture of millions of syscalls, so only
- * for what reads them). */
-static int views(sqlite3 *db, bool calls)
+/*
+ * temp.io_submitters(issue_id, insert_id): the insert of each paired request, which
+ * io_sizes reads for its submitter, from io_pairs (import/derive_io.c). A database
+ * ftana builds holds them once the block events are imported (import/derive.h); else
+ * they are derived into TEMP when IO asks (bitesize, `ftana sql`: a second on a
+ * database of millions of requests made elsewhere). Without them (no block events,
+ * or not asked) the view is empty and each request the issuer's. A view either way,
+ * so the views kept in the database (views_keep.c) can hold io_sizes.
+ */
+static int io_submitters(sqlite3 *db, bool io)
+{
+	bool pairs = derive_present(db, "main", "io") || derive_present(db, "temp", "io");
+
+	if (!pairs && io && db_has_capture_table(db, "block_rq_issue") &&
+	    db_has_capture_table(db, "block_rq_complete")) {
+		if (derive_io(db, "temp"))
+			return -1;
+		pairs = true;
+	}
+	return db_exec(db, pairs ?
+		"DROP VIEW IF EXISTS temp.io_submitters;\n"
+		"CREATE TEMP VIEW io_submitters AS SELECT issue_id, insert_id FROM io_pairs "
+		"WHERE status = 'ok' AND issue_id IS NOT NULL" :
+		"DROP VIEW IF EXISTS temp.io_submitters;\n"
+		"CREATE TEMP VIEW io_submitters AS SELECT NULL AS issue_id, NULL AS insert_id WHERE 0");
+}
+
+/* The views; with SNOOP_CALLS, the syscall pairs syscall_calls reads too (derived into
+ * TEMP when the database lacks them: seconds on a capture of millions of syscalls, so
+ * only for what reads them); with SNOOP_IO, the I/O pairs (io_submitters above). */
+enum { SNOOP_CALLS = 1, SNOOP_IO = 2 };
+
+static int views(sqlite3 *db, unsigned derived)
 {
 	for (size_t i = 0; i < sizeof(stand_ins) / sizeof(stand_ins[0]); i++)
 		if (input_table(db, stand_ins[i].system, stand_ins[i].table, stand_ins[i].columns))
 			return -1;
-	if (syscall_events_view(db) ||
-	    (calls && !derive_present(db, "main", "syscalls") && derive_syscalls(db, "temp")) ||
+	if (syscall_events_view(db) || io_submitters(db, derived & SNOOP_IO) ||
+	    ((derived & SNOOP_CALLS) && !derive_present(db, "main", "syscalls") &&
+	     derive_syscalls(db, "temp")) ||
 	    db_exec_file(db, "schema/reports/snoop_names.sql") ||
 	    db_exec_file(db, "schema/reports/execsnoop.sql") ||
 	    db_exec_file(db, "schema/reports/killsnoop.sql") ||
@@ -160,13 +192,13 @@ static int views(sqlite3 *db, bool calls)
 
 int snoop_views(sqlite3 *db)
 {
-	return views(db, true);
+	return views(db, SNOOP_CALLS | SNOOP_IO);
 }
 
 const struct report_views views_snoop = { "snoop", snoop_views, false };
 
 static int prepare(struct report_ctx *ctx, const char *const *events, size_t nr_events,
-		   const char *hint, const char *range_sql, bool calls)
+		   const char *hint, const char *range_sql, unsigned derived)
 {
 	bool recorded = false;
 
@@ -181,7 +213,7 @@ static int prepare(struct report_ctx *ctx, const char *const *events, size_t nr_
 		msg_error("this capture did not record %s (%s)", events[0], hint);
 		return -1;
 	}
-	if (views(ctx->db, calls) || args_setup(ctx->db) ||
+	if (views(ctx->db, derived) || args_setup(ctx->db) ||
 	    (range_sql && lost_warn(ctx->db, range_sql, &ctx->slice)))
 		return -1;
 	return 0;
@@ -190,14 +222,20 @@ static int prepare(struct report_ctx *ctx, const char *const *events, size_t nr_
 int snoop_prepare(struct report_ctx *ctx, const char *const *events, size_t nr_events,
 		  const char *hint, const char *range_sql)
 {
-	return prepare(ctx, events, nr_events, hint, range_sql, false);
+	return prepare(ctx, events, nr_events, hint, range_sql, 0);
+}
+
+int snoop_prepare_io(struct report_ctx *ctx, const char *const *events, size_t nr_events,
+		     const char *hint, const char *range_sql)
+{
+	return prepare(ctx, events, nr_events, hint, range_sql, SNOOP_IO);
 }
 
 int snoop_prepare_calls(struct report_ctx *ctx, const char *const *events, size_t nr_events,
 			const char *hint)
 {
 	/* the losses over every syscall event's time, as derive_syscalls found it */
-	return prepare(ctx, events, nr_events, hint, "SELECT first_ts, last_ts FROM syscall_range", true);
+	return prepare(ctx, events, nr_events, hint, "SELECT first_ts, last_ts FROM syscall_range", SNOOP_CALLS);
 }
 
 int snoop_select(struct report_ctx *ctx, const char *sql_file)

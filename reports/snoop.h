@@ -15,8 +15,8 @@
 /*
  * Every triage view (execs, opens, kills, io_sizes, syscall_calls and the name tables),
  * over empty stand-ins for the tables the capture lacks, so they always exist (for
- * `ftana sql`, and for reports to check); the syscall pairs derived into TEMP when the
- * database lacks them (import/derive.h). 0, or -1 after a message.
+ * `ftana sql`, and for reports to check); the syscall and I/O pairs derived into TEMP
+ * when the database lacks them (import/derive.h). 0, or -1 after a message.
  */
 int snoop_views(sqlite3 *db);
 
@@ -28,6 +28,11 @@ int snoop_views(sqlite3 *db);
  */
 int snoop_prepare(struct report_ctx *ctx, const char *const *events, size_t nr_events,
 		  const char *hint, const char *range_sql);
+
+/* The same for a report that reads io_sizes (bitesize): the I/O pairs that tell each
+ * request's submitter too (derived when the database lacks them). */
+int snoop_prepare_io(struct report_ctx *ctx, const char *const *events, size_t nr_events,
+		     const char *hint, const char *range_sql);
 
 /* The same for a report that reads syscall_calls (syscount, opensnoop): its pairs too
  * (derived when the database lacks them), the losses over the syscall events' times. */

@@ -19,8 +19,16 @@
 #include "common/text_escape.h"
 #include "store/print.h"
 
+/* A table cell: its text (NULL for SQL NULL) and, for numbers, the value (PRINT_UNITS). */
+struct cell {
+	char *s;
+	int type;
+	double r;
+	sqlite3_int64 i;
+};
+
 struct cell_buf {
-	char **cells;  /* rows * cols strings, NULL for SQL NULL */
+	struct cell *cells; /* rows * cols */
 	size_t nr, cap;
 };
 
@@ -114,18 +122,101 @@ static char *name_text(sqlite3_stmt *st, int i, enum out_format fmt)
 	return name ? escape(name, strlen(name), fmt == OUT_CSV) : NULL;
 }
 
-static int push(struct cell_buf *b, char *s)
+static int push(struct cell_buf *b, char *s, sqlite3_stmt *st, int col)
 {
 	if (b->nr == b->cap) {
 		size_t cap = b->cap ? 2 * b->cap : 256;
-		char **n = realloc(b->cells, cap * sizeof(*n));
+		struct cell *n = realloc(b->cells, cap * sizeof(*n));
 
 		if (!n)
 			return -1;
 		b->cells = n;
 		b->cap = cap;
 	}
-	b->cells[b->nr++] = s;
+	b->cells[b->nr++] = (struct cell){ s, sqlite3_column_type(st, col), sqlite3_column_double(st, col),
+					   sqlite3_column_int64(st, col) };
+	return 0;
+}
+
+/*
+ * PRINT_UNITS: the decimals of a column of numbers with a fraction, chosen by the unit
+ * its name ends with (README, "Numbers in text tables"): times of day to the
+ * nanosecond (they are typed back to --since), durations in us and ms to the ns and
+ * the us, in s to the us, percentages to 2, I/O per second to 1, rates and MB to 3.
+ * -1: no unit known.
+ */
+static int unit_decimals(const char *name)
+{
+	static const struct { const char *suffix; int decimals; } units[] = {
+		{ "time_s", 9 }, { "ts_s", 9 }, { "start_s", 9 }, { "end_s", 9 },
+		{ "per_s", 3 }, { "mb_s", 3 }, { "_ns", 0 }, { "_us", 3 }, { "_ms", 3 }, { "_s", 6 },
+		{ "pct", 2 }, { "iops", 1 }, { "mb", 3 },
+	};
+	size_t n = name ? strlen(name) : 0;
+
+	for (size_t u = 0; u < sizeof(units) / sizeof(units[0]); u++) {
+		size_t k = strlen(units[u].suffix);
+
+		if (n >= k && !strcmp(name + n - k, units[u].suffix) &&
+		    (n == k || units[u].suffix[0] == '_' || name[n - k - 1] == '_'))
+			return units[u].decimals;
+	}
+	return -1;
+}
+
+/* The decimals SQLite's text of a real shows (its %!.15g), at most 6. */
+static int shown_decimals(const char *s)
+{
+	const char *dot = s ? strchr(s, '.') : NULL;
+
+	if (s && strpbrk(s, "eE"))
+		return 6;
+	return dot ? (int)(strlen(dot + 1) < 6 ? strlen(dot + 1) : 6) : 0;
+}
+
+/* v with d decimals, never "-0.000"; NULL out of memory. */
+static char *fixed(const struct cell *c, int d)
+{
+	char buf[400];
+
+	if (c->type == SQLITE_INTEGER)
+		snprintf(buf, sizeof(buf), "%lld%s%.*s", (long long)c->i, d ? "." : "", d, "000000000");
+	else
+		snprintf(buf, sizeof(buf), "%.*f", d, c->r);
+	if (buf[0] == '-' && !buf[strspn(buf + 1, "0.") + 1])
+		return strdup(buf + 1);
+	return strdup(buf);
+}
+
+/* PRINT_UNITS: every number of a column holding a finite real, with one count of
+ * decimals (so the points align). 0, or -1 out of memory. */
+static int fix_decimals(struct cell_buf *b, sqlite3_stmt *st, int cols)
+{
+	for (int i = 0; i < cols; i++) {
+		int d = unit_decimals(sqlite3_column_name(st, i)), seen = -1;
+
+		for (size_t r = i; r < b->nr; r += cols) {
+			const struct cell *c = &b->cells[r];
+
+			if (c->type == SQLITE_FLOAT && isfinite(c->r) && shown_decimals(c->s) > seen)
+				seen = shown_decimals(c->s);
+		}
+		if (seen < 0)
+			continue; /* no real: integers as they are */
+		if (d < 0)
+			d = seen;
+		for (size_t r = i; r < b->nr; r += cols) {
+			struct cell *c = &b->cells[r];
+			char *s;
+
+			if (!(c->type == SQLITE_INTEGER || (c->type == SQLITE_FLOAT && isfinite(c->r))))
+				continue;
+			if (!(s = fixed(c, d)))
+				return -1;
+			free(c->s);
+			c->s = s;
+		}
+	}
 	return 0;
 }
 
@@ -173,22 +264,30 @@ static int print_table(sqlite3_stmt *st, FILE *out, unsigned flags)
 			size_t w = 0;
 			char *s = cell_text(st, i, OUT_TEXT, &w);
 
-			if (push(&b, s) < 0) {
+			if (push(&b, s, st, i) < 0) {
 				free(s);
 				rc = SQLITE_NOMEM;
 				goto out;
 			}
 			right[i] |= numeric(sqlite3_column_type(st, i));
-			if (w > width[i])
-				width[i] = w;
 		}
+	}
+	if (rc == SQLITE_DONE && (flags & PRINT_UNITS) && fix_decimals(&b, st, cols)) {
+		rc = SQLITE_NOMEM;
+		goto out;
+	}
+	for (size_t r = 0; r < b.nr; r++) {
+		size_t w = b.cells[r].s ? strlen(b.cells[r].s) : 0;
+
+		if (w > width[r % cols])
+			width[r % cols] = w;
 	}
 	for (int i = 0; !(flags & PRINT_NO_HEADER) && i < cols; i++)
 		fprintf(out, "%s%-*s%s", i ? "  " : "", i + 1 < cols ? (int)width[i] : 0, names[i],
 			i + 1 < cols ? "" : "\n");
 	for (size_t r = 0; cols && r < b.nr / cols; r++) {
 		for (int i = 0; i < cols; i++) {
-			const char *s = b.cells[r * cols + i];
+			const char *s = b.cells[r * cols + i].s;
 			int w = (right[i] || i + 1 < cols) ? (int)width[i] : 0;
 
 			fprintf(out, "%s%*s", i ? "  " : "", right[i] ? w : -w, s ? s : "");
@@ -197,7 +296,7 @@ static int print_table(sqlite3_stmt *st, FILE *out, unsigned flags)
 	}
 out:
 	for (size_t i = 0; i < b.nr; i++)
-		free(b.cells[i]);
+		free(b.cells[i].s);
 	free(b.cells);
 	free(width);
 	free(right);

@@ -16,6 +16,11 @@ enum out_format { OUT_TEXT, OUT_CSV, OUT_JSON };
 int print_rows(sqlite3_stmt *stmt, enum out_format fmt, FILE *out);
 /* The same; PRINT_NO_HEADER leaves out the header line of the table and of CSV. */
 #define PRINT_NO_HEADER 1u
+/* PRINT_UNITS (text only): a column of numbers with a fraction prints each with the
+ * decimals of its unit, taken from the column's name (print.c unit_decimals; no known
+ * unit: as many as its values show, at most 6), so the decimal points align. CSV and
+ * JSON always give what the query returned. */
+#define PRINT_UNITS 2u
 int print_rows_flags(sqlite3_stmt *stmt, enum out_format fmt, FILE *out, unsigned flags);
 /* s as a JSON string (null for NULL), valid for any bytes. */
 void print_json_string(FILE *out, const char *s);

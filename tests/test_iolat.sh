@@ -82,6 +82,12 @@ assert_eq "--issuer: dd's blocks issued by dd or a kworker" "$N" "$((own + kw))"
 assert_eq "--issuer: dd's blocks issued by another task" 0 "$other"
 csv --issuer -p "$ddpid" >"$work/ours_ip.csv"
 assert_eq "--issuer -p dd: the I/Os dd issued itself" "$own" "$(awk -F, '$8 == 65536' "$work/ours_ip.csv" | wc -l)"
+# bitesize counts the same way: dd's N writes of 64 KiB in its 64 -> 127 KB bucket, by
+# default (dd submitted them all), and with --issuer those dd issued itself.
+bs() { "$FTANA" report bitesize "$work/io.ftz" --csv -p "$ddpid" "$@" |
+	awk -F, '$3 == 64 && $4 == 127 { n += $5 } END { print n + 0 }'; }
+assert_eq "bitesize -p dd: dd's 64 KiB writes (its own count, N)" "$N" "$(bs)"
+assert_eq "bitesize --issuer -p dd: those dd issued itself" "$own" "$(bs --issuer)"
 dd_rows=$(awk -F, -v p="$ddpid" 'NR == FNR { if ($4 == p && $3 == "dd" && $8 == 65536) dd[$7]; next }
 	$7 in dd && $5 ~ /W/ && $8 == 65536 && $10 > 0' "$work/ours_q.csv" "$work/ours.csv" | wc -l)
 assert_eq "dd writes of 65536 bytes with TYPE ~ W and latency > 0" "$N" "$dd_rows"
@@ -130,7 +136,9 @@ cmp=$(awk -F, -v snoop="$work/iosnoop.txt" -v pid="$ddpid" 'NR > 1 && $8 != "" {
 	}' "$work/ours.csv")
 read -r theirs matched explained far <<<"$cmp"
 echo "iosnoop: $theirs dd rows, $matched matched, $explained mispaired across other I/O"
-assert_ge "iosnoop dd writes matched by completion time (at least half)" $((N / 2)) "$matched"
+# (at least a quarter: while other tasks write, iosnoop pairs many of dd's rows with
+# their I/O -- 14 and 19 of 40 matched were seen on a loaded machine -- explained above)
+assert_ge "iosnoop dd writes matched by completion time (at least a quarter)" $((N / 4)) "$matched"
 assert_eq "iosnoop dd rows matched or explained" "$theirs" "$((matched + explained))"
 assert_eq "matched latencies differing by more than 0.01 ms" 0 "$far"
 [ "$FAILS" -gt 0 ] && { echo "iosnoop said:"; sed 's/^/      | /' "$work/iosnoop.txt" | head -60; }
@@ -209,11 +217,22 @@ assert_eq "stdout: the listing only, from its header on" "COMM 0" \
 import json, sys
 print(json.load(sys.stdin)["warnings"][0])' >"$work/lossy_json.txt" || fail "report iolat --json (lossy)"
 assert_contains "JSON warnings: the loss" "$work/lossy_json.txt" "^the capture lost $overrun events "
+# A page may flag a loss without its size (the count needs room at the page's end):
+# the kernel's overrun counter then says how many. The same database with every
+# loss's size unknown, given to ftana directly, reports the same number.
+cp "$work/lossy.ftz.db" "$work/unsized.db" &&
+	sqlite3 "$work/unsized.db" "UPDATE lost_events SET count = NULL" ||
+	fail "a copy of the lossy database without loss sizes"
+"$FTANA" report iolat "$work/unsized.db" >/dev/null 2>"$work/unsized.err"
+assert_contains "unsized losses: the kernel's count" "$work/unsized.err" \
+	"warning: the capture lost $overrun events \\($overrun of them by the kernel's overrun counter: [0-9]+ pages? did not say how many\\) in"
 assert_eq "pairs spanning a loss" 0 "$(q "select count(*) from io, lost_events l
 	where io.issue_ts < l.ts and io.complete_ts >= l.ts")"
-# dd's own issues on the file's disk: the capture holds the whole machine's I/O.
-assert_eq "8 KiB write issues by dd recorded after the loss (dd made 50)" 50 \
-	"$(q "select count(*) from block_rq_issue where bytes = 8192 and comm = 'dd' and dev = $devt")"
+# dd's own requests on the file's disk: the capture holds the whole machine's I/O. An
+# issue's submitter (io_sizes): on a loaded host a kworker now and then issues one of
+# dd's queued writes (48 of 50 issued by dd was seen).
+assert_eq "8 KiB write issues submitted by dd recorded after the loss (dd made 50)" 50 \
+	"$(q "select count(*) from io_sizes where bytes = 8192 and comm = 'dd' and dev = $devt")"
 assert_eq "8 KiB writes after the loss listed" 50 \
 	"$(awk '$1 == "dd" && $6 == 8192' "$work/lossy.txt" | wc -l)"
 assert_no_leftovers

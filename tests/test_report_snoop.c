@@ -411,6 +411,62 @@ static void test_bitesize(void **state)
 	fx_close(db);
 }
 
+/*
+ * bitesize counts a request for the task that submitted it: a queued request is
+ * inserted by its submitter (thread 9 of process 8, "reader") and issued later by a
+ * kworker (40), as on a disk with an I/O scheduler. --issuer counts it for the kworker
+ * (bcc's view); -p follows whichever is counted. A request whose completion was not
+ * recorded (still in flight at the stop) stays the issuer's: nothing pairs it.
+ */
+static void test_bitesize_submitter(void **state)
+{
+	(void)state;
+	sqlite3 *db = snoop_db("x86_64");
+	static const char cols[] = "(id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, dev, sector, "
+				   "nr_sector, bytes, ioprio, rwbs, comm, cmd)";
+
+	sql_exec(db, "CREATE TABLE block_rq_insert %s", cols);
+	sql_exec(db, "CREATE TABLE block_rq_issue %s", cols);
+	fx_exec(db, "CREATE TABLE block_rq_complete (id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, "
+		"dev, sector, nr_sector, error, ioprio, rwbs, cmd)");
+	fx_exec(db, "INSERT INTO tasks VALUES (9, 8, 'reader'), (40, 40, 'kworker/0:1H')");
+	/* 64 KiB at sector 2048: inserted by 9, issued by 40, completed */
+	ev(db, "block_rq_insert", 100, 9, "8388608, 2048, 128, 65536, 0, 'R', 'reader', ''");
+	ev(db, "block_rq_issue", 200, 40, "8388608, 2048, 128, 65536, 0, 'R', 'kworker/0:1H', ''");
+	ev(db, "block_rq_complete", 300, 0, "8388608, 2048, 128, 0, 0, 'R', ''");
+	/* 4 KiB at sector 4096: inserted by 9, issued by 40, never completed */
+	ev(db, "block_rq_insert", 400, 9, "8388608, 4096, 8, 4096, 0, 'R', 'reader', ''");
+	ev(db, "block_rq_issue", 500, 40, "8388608, 4096, 8, 4096, 0, 'R', 'kworker/0:1H', ''");
+
+	char *out;
+	char *csv[] = { "bitesize", "--csv" };
+	assert_int_equal(fx_run("bitesize", db, &out, 2, csv), 0);
+	assert_int_equal(fx_count_lines(out, "8,reader,64,127,1,65536"), 1);
+	assert_int_equal(fx_count_lines(out, "40,kworker/0:1H,4,7,1,4096"), 1);
+	assert_int_equal(fx_count_lines(out, "40,kworker/0:1H,64,127"), 0);
+	free(out);
+	char *issuer[] = { "bitesize", "--csv", "--issuer" };
+	assert_int_equal(fx_run("bitesize", db, &out, 3, issuer), 0);
+	assert_int_equal(fx_count_lines(out, "40,kworker/0:1H,64,127,1,65536"), 1);
+	assert_int_equal(fx_count_lines(out, "reader"), 0);
+	free(out);
+	char *by_pid[] = { "bitesize", "--csv", "-p", "8" };
+	assert_int_equal(fx_run("bitesize", db, &out, 4, by_pid), 0);
+	assert_string_equal(out, "pid,comm,low_kb,high_kb,count,bytes\n8,reader,0,1,0,0\n"
+			    "8,reader,2,3,0,0\n8,reader,4,7,0,0\n8,reader,8,15,0,0\n"
+			    "8,reader,16,31,0,0\n8,reader,32,63,0,0\n8,reader,64,127,1,65536\n");
+	free(out);
+	char *issuer_pid[] = { "bitesize", "--csv", "--issuer", "-p", "8" };
+	assert_int_equal(fx_run("bitesize", db, &out, 5, issuer_pid), 0);
+	assert_string_equal(out, "pid,comm,low_kb,high_kb,count,bytes\n");
+	free(out);
+	/* the io_sizes view has both tasks */
+	assert_string_equal(fx_text(db, "SELECT group_concat(tid || '/' || pid || '/' || comm || ' by ' || "
+				    "issue_tid || '/' || issue_comm, ', ') FROM (SELECT * FROM io_sizes ORDER BY id)"),
+			    "9/8/reader by 40/kworker/0:1H, 40/40/kworker/0:1H by 40/kworker/0:1H");
+	fx_close(db);
+}
+
 /* iolatency: iolat's -i intervals, once per disk, in one table. */
 static void test_iolatency(void **state)
 {
@@ -481,6 +537,7 @@ int main(void)
 		cmocka_unit_test(test_kills),
 		cmocka_unit_test(test_renamed_input),
 		cmocka_unit_test(test_bitesize),
+		cmocka_unit_test(test_bitesize_submitter),
 		cmocka_unit_test(test_iolatency),
 		cmocka_unit_test(test_missing),
 	};

@@ -1,16 +1,23 @@
 -- bitesize_report.sql: `ftana report bitesize` within the slice (after bitesize.sql). A
--- request belongs to the slice by its issue event (ts, cpu, issuing thread). The
--- histogram is bcc bitesize's: per process (pid, comm), log2 buckets of whole kbytes,
--- low_kb <= bytes / 1024 <= high_kb for 0 -> 1, 2 -> 3, 4 -> 7, ..., from 0 -> 1 up to the
--- process's highest non-empty bucket. 0-byte requests (flushes) are left out;
--- temp.report_args bitesize_dev (-D): only that dev_t (-1 every disk).
+-- request belongs to the slice by its issue event (ts, cpu) and its task: the
+-- submitter, or with --issuer (temp.report_args bitesize_issuer = 1) the task that
+-- issued it (bcc's). The histogram is bcc bitesize's: per process (pid, comm), log2
+-- buckets of whole kbytes, low_kb <= bytes / 1024 <= high_kb for 0 -> 1, 2 -> 3,
+-- 4 -> 7, ..., from 0 -> 1 up to the process's highest non-empty bucket. 0-byte requests
+-- (flushes) are left out; temp.report_args bitesize_dev (-D): only that dev_t (-1 every
+-- disk).
 DROP TABLE IF EXISTS temp.bitesize_sel;
 DROP VIEW IF EXISTS temp.bitesize_hist;
 
 CREATE TEMP TABLE bitesize_sel AS
-SELECT * FROM io_sizes
+SELECT id, ts, cpu, dev, disk, rwbs, bytes,
+       CASE WHEN a.issuer THEN issue_tid ELSE tid END AS tid,
+       CASE WHEN a.issuer THEN issue_pid ELSE pid END AS pid,
+       CASE WHEN a.issuer THEN issue_comm ELSE comm END AS comm
+FROM io_sizes,
+     (SELECT coalesce((SELECT value FROM temp.report_args WHERE key = 'bitesize_issuer'), 0) AS issuer) a
 WHERE id BETWEEN (SELECT lo_id FROM temp.slice) AND (SELECT hi_id FROM temp.slice)
-  AND in_slice(ts, cpu, tid) AND bytes > 0
+  AND in_slice(ts, cpu, CASE WHEN a.issuer THEN issue_tid ELSE tid END) AND bytes > 0
   AND coalesce((SELECT value FROM temp.report_args WHERE key = 'bitesize_dev'), -1) IN (-1, dev)
 ORDER BY id;
 

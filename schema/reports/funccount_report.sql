@@ -26,7 +26,7 @@ ORDER BY interval, count, func;
 -- Totals over the slice, the TOP busiest, largest last, and the mean rate per second
 -- of the time the counts cover (NULL when that is 0).
 CREATE TEMP VIEW fc_totals AS
-SELECT func, count, CASE WHEN len > 0 THEN round(count * 1e9 / len, 3) END AS rate_per_s
+SELECT func, count, CASE WHEN len > 0 THEN count * 1e9 / len END AS rate_per_s
 FROM (SELECT func, sum(count) AS count,
              row_number() OVER (ORDER BY sum(count) DESC, func) AS rank
       FROM fc_counts GROUP BY func),

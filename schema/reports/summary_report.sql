@@ -63,15 +63,15 @@ per_task AS (
 		SELECT pid, comm, max(b), sum(b - a) AS cpu_ns, count(*) AS slices
 		FROM clipped WHERE b > a AND in_slice(a, cpu, pid)
 		GROUP BY pid))
-SELECT pid AS tid, comm, round(cpu_ns / 1e6, 3) AS cpu_ms,
-       round(100.0 * cpu_ns / nullif((SELECT t1 - t0 FROM w), 0), 2) AS cpu_pct, slices
+SELECT pid AS tid, comm, cpu_ns / 1e6 AS cpu_ms,
+       100.0 * cpu_ns / nullif((SELECT t1 - t0 FROM w), 0) AS cpu_pct, slices
 FROM per_task
 ORDER BY cpu_ms DESC, tid
 LIMIT (SELECT value FROM temp.report_args WHERE key = 'summary_top');
 
 CREATE TEMP VIEW summary_runq AS
-SELECT tid, comm, waits, round(wait_ns / 1e6, 3) AS total_ms,
-       round(1.0 * wait_ns / waits / 1e3, 1) AS avg_us, round(max_wait_ns / 1e3, 1) AS max_us
+SELECT tid, comm, waits, wait_ns / 1e6 AS total_ms,
+       1.0 * wait_ns / waits / 1e3 AS avg_us, max_wait_ns / 1e3 AS max_us
 FROM (
 	SELECT pid AS tid, runq_comm AS comm, waits, wait_ns, max_wait_ns FROM sched_tasks
 	WHERE slice_whole() AND waits > 0 AND in_slice_task(pid)
@@ -85,8 +85,8 @@ LIMIT (SELECT value FROM temp.report_args WHERE key = 'summary_top');
 -- Block I/O per issuing process (iolat's rule: an I/O is in the slice by its issue).
 CREATE TEMP VIEW summary_io AS
 SELECT coalesce(t.tgid, i.pid) AS pid, max(i.comm) AS comm, count(*) AS ios,
-       round(sum(i.bytes) / 1e6, 3) AS mb, round(avg(i.lat_ns) / 1e6, 3) AS avg_ms,
-       round(max(i.lat_ns) / 1e6, 3) AS max_ms
+       sum(i.bytes) / 1e6 AS mb, avg(i.lat_ns) / 1e6 AS avg_ms,
+       max(i.lat_ns) / 1e6 AS max_ms
 FROM io i LEFT JOIN tasks t ON t.pid = i.pid
 WHERE in_slice(i.issue_ts, i.issue_cpu, i.pid)
 GROUP BY 1 ORDER BY ios DESC, mb DESC, pid

@@ -9,7 +9,6 @@
 --   unpaired  entries without their exit (never returned, or a loss)
 DROP VIEW IF EXISTS temp.syscount_sel;
 DROP VIEW IF EXISTS temp.syscount_groups;
-DROP VIEW IF EXISTS temp.syscount_text;
 
 -- A view, read once by the groups: a capture's millions of calls are not copied.
 CREATE TEMP VIEW syscount_sel AS
@@ -53,9 +52,3 @@ SELECT syscall, pid,
        calls, errors, total_ms, avg_us, unpaired
 FROM groups
 ORDER BY calls DESC, total_ms DESC, syscall, pid;
-
--- The text table: times rounded to 3 decimals (CSV/JSON print syscount_groups in full).
-CREATE TEMP VIEW syscount_text AS
-SELECT syscall, pid, comm, calls, errors, round(total_ms, 3) AS total_ms, round(avg_us, 3) AS avg_us,
-       unpaired
-FROM syscount_groups;

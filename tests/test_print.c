@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_print.c - store/print.c's text table with PRINT_UNITS: each column of numbers
+ * with a fraction printed with its unit's decimals (print.h), so that the points
+ * line up; CSV and JSON untouched. The expected tables are written out by hand from
+ * the rule in README ("Numbers in text tables have the decimals of their unit").
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "store/print.h"
+
+static char *run(const char *sql, enum out_format fmt, unsigned flags)
+{
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(print_rows_flags(st, fmt, f, flags), 0);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+static void expect(const char *sql, unsigned flags, const char *want)
+{
+	char *got = run(sql, OUT_TEXT, flags);
+
+	assert_string_equal(got, want);
+	free(got);
+}
+
+/* The rows of offcpu's table as they came before: 1 and 3 decimals mixed, zeros dropped. */
+#define ROWS "SELECT 'a' AS comm, 111.394 AS total_ms, 10126.72 AS avg_us, 7 AS count, 20.62 AS cpu_pct " \
+	     "UNION ALL SELECT 'bb', 103.73, 20745.9136, 12, 3.0 " \
+	     "UNION ALL SELECT 'c', 0.0001, 2.5, 3, NULL"
+
+static void units_fix_decimals(void **state)
+{
+	(void)state;
+	expect(ROWS, PRINT_UNITS,
+	       "comm  total_ms  avg_us     count  cpu_pct\n"
+	       "a      111.394  10126.720      7    20.62\n"
+	       "bb     103.730  20745.914     12     3.00\n"
+	       "c        0.000      2.500      3         \n");
+}
+
+static void without_units_as_sqlite_shows(void **state)
+{
+	(void)state;
+	expect(ROWS, 0,
+	       "comm  total_ms  avg_us      count  cpu_pct\n"
+	       "a      111.394    10126.72      7    20.62\n"
+	       "bb      103.73  20745.9136     12      3.0\n"
+	       "c       0.0001         2.5      3         \n");
+}
+
+static void times_ns_and_unknown_units(void **state)
+{
+	(void)state;
+	/* times of day to the ns (typed back to --since), _ns none, no unit: as shown (<= 6),
+	 * integers in a column of reals padded to its decimals, a negative zero unsigned */
+	expect("SELECT 3.2616649 AS time_s, 1.5 AS dur_ns, 0.5 AS ratio, 7 AS mb_s "
+	       "UNION ALL SELECT 12.000000001, 2.0, 0.1234567891, 2.5 "
+	       "UNION ALL SELECT -0.0000000001, 3, 1, 0",
+	       PRINT_UNITS,
+	       "time_s        dur_ns  ratio     mb_s\n"
+	       " 3.261664900       2  0.500000  7.000\n"
+	       "12.000000001       2  0.123457  2.500\n"
+	       " 0.000000000       3  1.000000  0.000\n");
+}
+
+static void durations_and_rates_in_s(void **state)
+{
+	(void)state;
+	/* a duration in s to the us (a 2 us capture is not 0.000 s); a rate per s to 3 */
+	expect("SELECT 2.0e-06 AS duration_s, 47050.9412 AS rate_per_s "
+	       "UNION ALL SELECT 0.13046257, 15.5", PRINT_UNITS,
+	       "duration_s  rate_per_s\n"
+	       "  0.000002   47050.941\n"
+	       "  0.130463      15.500\n");
+}
+
+static void integer_columns_and_text_alone(void **state)
+{
+	(void)state;
+	/* a unit column holding only integers stays as it is; text stays left-aligned */
+	expect("SELECT 5 AS total_ms, 'x' AS name UNION ALL SELECT 12, 'yy'", PRINT_UNITS,
+	       "total_ms  name\n"
+	       "       5  x\n"
+	       "      12  yy\n");
+}
+
+static void csv_json_in_full(void **state)
+{
+	(void)state;
+	char *csv = run("SELECT 103.73 AS total_ms, 20745.9135 AS avg_us", OUT_CSV, PRINT_UNITS);
+	char *json = run("SELECT 103.73 AS total_ms, 20745.9135 AS avg_us", OUT_JSON, PRINT_UNITS);
+
+	assert_string_equal(csv, "total_ms,avg_us\n103.73,20745.9135\n");
+	assert_string_equal(json, "[\n{\"total_ms\":103.73,\"avg_us\":20745.9135}\n]\n");
+	free(csv);
+	free(json);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(units_fix_decimals),
+		cmocka_unit_test(without_units_as_sqlite_shows),
+		cmocka_unit_test(times_ns_and_unknown_units),
+		cmocka_unit_test(durations_and_rates_in_s),
+		cmocka_unit_test(integer_columns_and_text_alone),
+		cmocka_unit_test(csv_json_in_full),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
