@@ -18,6 +18,13 @@
  * past the sub-buffer: no kernel writes that) is left out at once: libtraceevent
  * reads such fields in trace-cmd where it happens not to in ftana, so printing them
  * here proves nothing.
+ *
+ * trace-cmd also loads libtraceevent's plugins before it parses the formats: they
+ * register functions a print fmt may call (cfg80211's __le16_to_cpup reads through
+ * its argument as a pointer: `__le16_to_cpup(REC->x)` kills `trace-cmd report`) and
+ * handlers that print whole events (sched_switch, function). So the child prints with
+ * a handle of its own that has this machine's plugins loaded and the formats parsed as
+ * the trace.dat will hold them (tdg_format_to_write), as trace-cmd reads it here.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -48,14 +55,122 @@ int tdg_level(const struct tdg *g, const struct tep_event *event)
 	return 0;
 }
 
+const char *tdg_format_system(const char *name, size_t *sys_len)
+{
+	const char *sys, *slash, *ev;
+	size_t len = strlen(name);
+
+	if (strncmp(name, "events/", 7) || len < 7 + 7 || strcmp(name + len - 7, "/format"))
+		return NULL;
+	sys = name + 7;
+	slash = strchr(sys, '/');
+	if (!slash || slash == sys)
+		return NULL;
+	ev = slash + 1;
+	if (ev >= name + len - 7 || memchr(ev, '/', (size_t)(name + len - 7 - ev)))
+		return NULL;
+	*sys_len = (size_t)(slash - sys);
+	return sys;
+}
+
+/* The event a format file defines, as ftana's guarded parse left it (NULL: none). */
+static struct tep_event *parsed_event(const struct dec *d, const struct dec_file *f)
+{
+	const char *id = NULL;
+
+	for (size_t i = 0; i + 4 <= f->len && !id; i++)
+		if ((i == 0 || f->data[i - 1] == '\n') && !memcmp(f->data + i, "ID: ", 4))
+			id = f->data + i + 4;
+	return id ? tep_find_event(dec_tep(d), atoi(id)) : NULL;
+}
+
+/*
+ * trace-cmd runs libtraceevent on the formats without ftana's guard
+ * (decode/tep_guard.c), so a format that crashed it in our guarded parse, or while
+ * printing one of its events, must not reach trace-cmd as it was: one whose print fmt
+ * crashed goes with the guard's harmless print fmt; one that failed altogether, or
+ * whose line header crashed, not at all (its events are unreadable either way). Of a
+ * name the capture holds twice (once per phase), the copy dec_file prefers.
+ */
+bool tdg_format_to_write(const struct tdg *g, const struct dec_file *f, const char **text,
+			 size_t *len, char **owned)
+{
+	const struct tep_event *ev;
+
+	*owned = NULL;
+	if (dec_file(g->d, f->name, -1, NULL) != f->data || !(ev = parsed_event(g->d, f)) ||
+	    tdg_level(g, ev) >= TDG_LEFT_OUT)
+		return false;
+	*text = f->data;
+	*len = f->len;
+	if (tep_guard_print_fmt_removed(ev) || tdg_level(g, ev) == TDG_NO_PRINT_FMT) {
+		*owned = tep_guard_without_print_fmt(f->data, f->len);
+		if (!*owned)
+			return false;
+		*text = *owned;
+		*len = strlen(*owned);
+	}
+	return true;
+}
+
+/*
+ * In the child: a handle as trace-cmd makes one of the trace.dat, plugins loaded
+ * first. A format whose parse dies is blamed on its event (the parent's, by which
+ * the guard knows it), as a death while printing is. NULL out of memory.
+ */
+static struct tep_handle *plugin_tep(struct tdg *g, struct tep_guard_progress *p)
+{
+	struct tep_handle *base = dec_tep(g->d), *t = tep_alloc();
+	size_t n = dec_nr_files(g->d), len;
+	const char *text = dec_file(g->d, "events/header_page", -1, &len);
+	char *copy = text ? malloc(len + 1) : NULL;
+
+	if (!t || !copy) {
+		tep_free(t);
+		free(copy);
+		return NULL;
+	}
+	tep_set_long_size(t, tep_get_long_size(base));
+	tep_set_page_size(t, tep_get_page_size(base));
+	tep_set_file_bigendian(t, tep_is_file_bigendian(base) ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(t, tep_is_local_bigendian(base) ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_cpus(t, tep_get_cpus(base));
+	tep_load_plugins(t);
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	tep_parse_header_page(t, copy, len, tep_get_long_size(base)); /* parsed in ftana already */
+	free(copy);
+	for (size_t i = 0; i < n; i++) {
+		const struct dec_file *f = dec_file_at(g->d, i);
+		const char *sys = tdg_format_system(f->name, &len);
+		char system[128];
+		char *owned;
+
+		if (!sys || len >= sizeof(system) || !tdg_format_to_write(g, f, &text, &len, &owned))
+			continue;
+		snprintf(system, sizeof(system), "%.*s", (int)(strchr(sys, '/') - sys), sys);
+		tep_guard_enter(p, g->pos, parsed_event(g->d, f));
+		tep_parse_event(t, text, len, system);
+		tep_guard_leave(p);
+		free(owned);
+	}
+	if ((text = dec_file(g->d, "printk_formats", -1, NULL)) && *text)
+		tep_guard_register_printk_formats(t, text);
+	if ((text = dec_file(g->d, "/proc/kallsyms", -1, NULL)) && *text)
+		tep_parse_kallsyms(t, text);
+	return t;
+}
+
 /* In the child: print from the decoder's position to the end. */
 static int probe_child(void *ctx, struct tep_guard_progress *p)
 {
 	struct tdg *g = ctx;
-	struct tep_handle *tep = dec_tep(g->d);
+	struct tep_handle *tep = plugin_tep(g, p);
 	struct dec_event ev;
 	struct trace_seq s;
 
+	if (!tep)
+		return -1;
 	trace_seq_init(&s);
 	while (dec_next(g->d, &ev) > 0) {
 		int level = ev.event ? tdg_level(g, ev.event) : TDG_LEFT_OUT;

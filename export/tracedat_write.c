@@ -97,78 +97,12 @@ static void put_file(struct tdw *w, const char *name, int size_bytes)
 
 /* --- the metadata --- */
 
-/* "events/SYS/EVENT/format" -> SYS (its length in *sys_len), else NULL. */
-static const char *format_system(const char *name, size_t *sys_len)
-{
-	const char *sys, *slash, *ev;
-	size_t len = strlen(name);
-
-	if (strncmp(name, "events/", 7) || len < 7 + 7 || strcmp(name + len - 7, "/format"))
-		return NULL;
-	sys = name + 7;
-	slash = strchr(sys, '/');
-	if (!slash || slash == sys)
-		return NULL;
-	ev = slash + 1;
-	if (ev >= name + len - 7 || memchr(ev, '/', (size_t)(name + len - 7 - ev)))
-		return NULL;
-	*sys_len = (size_t)(slash - sys);
-	return sys;
-}
-
-/* The copy of a format file trace.dat gets: the one dec_file prefers (the capture
- * may hold a name twice, once per phase). */
-static bool preferred_copy(const struct dec *d, const struct dec_file *f)
-{
-	return dec_file(d, f->name, -1, NULL) == f->data;
-}
-
 static bool is_system(const char *name, const char *sys, size_t sys_len)
 {
 	size_t len;
-	const char *s = format_system(name, &len);
+	const char *s = tdg_format_system(name, &len);
 
 	return s && len == sys_len && !memcmp(s, sys, len);
-}
-
-/* The event a format file defines, as ftana's guarded parse left it (NULL: none). */
-static struct tep_event *parsed_event(const struct tdw *w, const struct dec_file *f)
-{
-	const char *id = NULL;
-
-	for (size_t i = 0; i + 4 <= f->len && !id; i++)
-		if ((i == 0 || f->data[i - 1] == '\n') && !memcmp(f->data + i, "ID: ", 4))
-			id = f->data + i + 4;
-	return id ? tep_find_event(dec_tep(w->dec), atoi(id)) : NULL;
-}
-
-/*
- * Is f written, and as what? trace-cmd runs libtraceevent on the formats without
- * ftana's guard (decode/tep_guard.c), so a format that crashed it in our guarded
- * parse, or while printing one of its events (tracedat_guard.c), must not reach
- * trace-cmd as it was: one whose print fmt crashed goes with the guard's harmless
- * print fmt (*owned, to free); one that failed altogether, or whose line header
- * crashed, not at all (its events are unreadable either way).
- */
-static bool format_to_write(const struct tdw *w, const struct dec_file *f, const char **text,
-			    size_t *len, char **owned)
-{
-	const struct tep_event *ev;
-
-	*owned = NULL;
-	if (!preferred_copy(w->dec, f) || !(ev = parsed_event(w, f)) ||
-	    tdg_level(w->guard, ev) >= TDG_LEFT_OUT)
-		return false;
-	*text = f->data;
-	*len = f->len;
-	if (tep_guard_print_fmt_removed(ev) || tdg_level(w->guard, ev) == TDG_NO_PRINT_FMT) {
-		*owned = tep_guard_without_print_fmt(f->data, f->len);
-		if (!*owned)
-			return false;
-		*text = *owned;
-		*len = strlen(*owned);
-	}
-	return true;
 }
 
 /* Formats of system SYS (its first file at index FIRST), as count + (size, text)... */
@@ -182,7 +116,7 @@ static void put_system_formats(struct tdw *w, size_t first, const char *sys, siz
 	for (size_t i = first; i < n; i++) {
 		const struct dec_file *f = dec_file_at(w->dec, i);
 
-		if (is_system(f->name, sys, sys_len) && format_to_write(w, f, &text, &len, &owned))
+		if (is_system(f->name, sys, sys_len) && tdg_format_to_write(w->guard, f, &text, &len, &owned))
 			count++;
 		free(owned);
 		owned = NULL;
@@ -191,7 +125,7 @@ static void put_system_formats(struct tdw *w, size_t first, const char *sys, siz
 	for (size_t i = first; i < n; i++) {
 		const struct dec_file *f = dec_file_at(w->dec, i);
 
-		if (is_system(f->name, sys, sys_len) && format_to_write(w, f, &text, &len, &owned)) {
+		if (is_system(f->name, sys, sys_len) && tdg_format_to_write(w->guard, f, &text, &len, &owned)) {
 			put_u64(w, len);
 			put_bytes(w, text, len);
 		}
@@ -213,7 +147,7 @@ static void put_formats(struct tdw *w)
 		for (size_t i = 0; i < n; i++) {
 			const struct dec_file *f = dec_file_at(w->dec, i);
 			size_t len;
-			const char *sys = format_system(f->name, &len);
+			const char *sys = tdg_format_system(f->name, &len);
 			bool first = sys && !(len == 6 && !memcmp(sys, "ftrace", 6));
 
 			for (size_t j = 0; first && j < i; j++)
