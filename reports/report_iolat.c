@@ -58,7 +58,7 @@ static const struct report_option options[] = {
 	[OPT_HIST] = { "hist", 0, NULL, "a log2 latency histogram per group (bcc biolatency)\n"
 		       "instead of the listing" },
 	[OPT_BY] = { "by", 0, "GROUP", "group --summary/--hist by disk, type or comm (default:\n"
-		     "disk and type, column disk_type)" },
+		     "disk and type, columns disk and type)" },
 	[OPT_INTERVAL] = { "interval", 'i', "SECS", "one latency histogram per SECS of the capture\n"
 			   "(perf-tools iolatency) instead of the listing" },
 	[OPT_HEATMAP] = { "heatmap", 0, NULL, "a latency heat map (SVG) instead of the listing: x the\n"
@@ -311,16 +311,20 @@ static int print_listing(struct report_ctx *ctx)
 	return each_row(ctx, st, listing_row, NULL);
 }
 
-/* The summary: one table (text tables print each unit's decimals: store/print.h). */
-static int print_summary(struct report_ctx *ctx)
+/* The group as columns of their own (disk and type apart: a key, not a string with a
+ * space in it); a total row (grp NULL) labelled "all" in every format. To free. */
+static char *group_columns(const struct iolat_opts *o)
 {
-	const struct iolat_opts *o = ctx->opts;
-	/* the group as columns of their own (disk and type apart: a key, not a string
-	 * with a space in it); the total row is labelled "all" in every format */
-	char *keys = o->by == BY_DISK_TYPE ?
+	return o->by == BY_DISK_TYPE ?
 		sqlite3_mprintf("coalesce(substr(grp, 1, instr(grp, ' ') - 1), 'all') AS disk, "
 				"substr(grp, instr(grp, ' ') + 1) AS type") :
 		sqlite3_mprintf("coalesce(grp, 'all') AS \"%w\"", group_names[o->by]);
+}
+
+/* The summary: one table (text tables print each unit's decimals: store/print.h). */
+static int print_summary(struct report_ctx *ctx)
+{
+	char *keys = group_columns(ctx->opts);
 	char *sql = !keys ? NULL :
 		sqlite3_mprintf("SELECT %s, count, iops, mb_s, min_ms, avg_ms, p50_ms, "
 				"p90_ms, p99_ms, max_ms FROM iolat_summary", keys);
@@ -354,8 +358,17 @@ static void hist_row(struct report_ctx *ctx, sqlite3_stmt *st, void *arg)
 			putchar('\n');
 		free(h->group);
 		h->group = strdup(grp);
-		printf("%s = ", group_names[o->by]);
-		text_fputs(stdout, grp); /* a comm, from the capture */
+		const char *space = o->by == BY_DISK_TYPE ? strchr(grp, ' ') : NULL;
+
+		if (space) { /* bcc's "disk = ..." and "flags = ...", for its -D and -F */
+			fputs("disk = ", stdout);
+			text_put(stdout, grp, (size_t)(space - grp));
+			fputs("  type = ", stdout);
+			text_fputs(stdout, space + 1); /* rwbs, from the capture */
+		} else {
+			printf("%s = ", group_names[o->by]);
+			text_fputs(stdout, grp); /* a comm, from the capture */
+		}
 		printf("\n     %-19s : count     distribution\n", "usecs");
 	}
 	int stars = max ? (int)(BCC_WIDTH * count / max) : 0;
@@ -370,10 +383,12 @@ static int print_hist(struct report_ctx *ctx)
 	const struct iolat_opts *o = ctx->opts;
 
 	if (ctx->fmt != OUT_TEXT) {
-		char *sql = sqlite3_mprintf("SELECT grp AS \"%w\", low_us, high_us, count "
-					    "FROM iolat_hist", group_names[o->by]);
+		char *keys = group_columns(o);
+		char *sql = keys ? sqlite3_mprintf("SELECT %s, low_us, high_us, count FROM iolat_hist",
+						   keys) : NULL;
 		int rc = sql ? doc_table(ctx, "histogram", sql) : msg_error("out of memory");
 
+		sqlite3_free(keys);
 		sqlite3_free(sql);
 		return rc;
 	}

@@ -541,9 +541,9 @@ static void test_summary_and_hist(void **state)
 				    "FROM iolat_summary WHERE grp IS NULL"), "11 1.000 10.000");
 	assert_has(out, "\"summary\":[\n{\"disk\":\"253,0\",\"type\":\"R\",\"count\":1,");
 	assert_has(out, "{\"disk\":\"all\",\"type\":null,\"count\":11,");
-	assert_has(out, "\"histogram\":[\n{\"disk_type\":\"253,0 R\",\"low_us\":0,"
+	assert_has(out, "\"histogram\":[\n{\"disk\":\"253,0\",\"type\":\"R\",\"low_us\":0,"
 			       "\"high_us\":1,\"count\":0},");
-	assert_has(out, "{\"disk_type\":\"253,0 R\",\"low_us\":1024,\"high_us\":2047,\"count\":1}");
+	assert_has(out, "{\"disk\":\"253,0\",\"type\":\"R\",\"low_us\":1024,\"high_us\":2047,\"count\":1}");
 	assert_null(strstr(out, "\"rows\""));
 	free(out);
 
@@ -555,7 +555,7 @@ static void test_summary_and_hist(void **state)
 			    "253,0  R         1   0.5  0.002   1.500", 118) == 0);
 	assert_int_equal(fx_count_lines(out, "253,0  W        10   5.3  0.022   1.000   5.500   5.000   9.000  10.000  10.000"), 1);
 	assert_int_equal(fx_count_lines(out, "all             11"), 1);
-	assert_has(out, "\n\ndisk_type = 253,0 R\n     usecs               : count     distribution\n");
+	assert_has(out, "\n\ndisk = 253,0  type = R\n     usecs               : count     distribution\n");
 	assert_has(out, "      1024 -> 2047       : 1        |****************************************|\n");
 	assert_int_equal(fx_count_lines(out, "LATms"), 0);
 	free(out);
