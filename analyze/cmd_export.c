@@ -155,7 +155,8 @@ int cmd_export(int argc, char **argv)
 		rc = damaged ? CMD_EXIT_DAMAGED : CMD_EXIT_ERROR;
 		goto done;
 	}
-	report_views_all(db); /* `calls`, `io`: TEMP, as `ftana sql` sees them */
+	if (report_views_all(db) < 0) /* `calls`, `io`: TEMP, as `ftana sql` sees them */
+		goto done;
 	bool to_stdout = !strcmp(out, "-"); /* as everywhere: -o - is standard output */
 	if (slice_resolve(&slice, db) < 0 || (to_stdout ? export_tmp(&o) : out_open(&o, out, file)) < 0)
 		goto done;

@@ -207,7 +207,13 @@ int cmd_sql(int argc, char **argv)
 		free(operands);
 		return damaged ? CMD_EXIT_DAMAGED : CMD_EXIT_ERROR;
 	}
-	report_views_all(db); /* `io` and the other report views, TEMP (reports/report.h) */
+	/* `io` and the other report views, TEMP (reports/report.h) */
+	if (report_views_all(db) < 0) {
+		sqlite3_close(db);
+		free(sql);
+		free(operands);
+		return CMD_EXIT_ERROR;
+	}
 	sqlguard_set(db, GUARD_USER);
 	if (shell)
 		rc = sql_shell(db, operands[0], fmt);

@@ -522,7 +522,13 @@ static int load_names(struct pass *ps)
 		return 0;
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		bool added;
-		struct name *n = dmap_get(&ps->names, dint_col(st, 0), &added);
+		struct name *n;
+
+		if (ps->names.len >= DB_TASKS_MAX) {
+			sqlite3_finalize(st);
+			return db_too_many_tasks();
+		}
+		n = dmap_get(&ps->names, dint_col(st, 0), &added);
 
 		if (!n || (added && dtext_set(&n->comm, st, 1))) {
 			sqlite3_finalize(st);

@@ -39,21 +39,33 @@ void report_list(FILE *out)
 		fprintf(out, "  %-12s %s\n", reports[i]->name, reports[i]->summary);
 }
 
-void report_views_build(sqlite3 *db, bool kept_only)
+/* Each family once, in the order of the first report that reads it; with STOP, up to
+ * the first that fails. 0, or -1 when one failed. */
+static int build(sqlite3 *db, bool kept_only, bool stop)
 {
-	/* each family once, in the order of the first report that reads it */
+	int rc = 0;
+
 	for (size_t i = 0; i < NR_REPORTS; i++) {
 		const struct report_views *v = reports[i]->views;
 		bool seen = !v || (kept_only && v->per_run);
 
 		for (size_t j = 0; j < i && !seen; j++)
 			seen = reports[j]->views == v;
-		if (!seen)
-			v->build(db);
+		if (!seen && v->build(db) < 0) {
+			rc = -1;
+			if (stop)
+				break;
+		}
 	}
+	return rc;
 }
 
-void report_views_all(sqlite3 *db)
+void report_views_build(sqlite3 *db, bool kept_only)
 {
-	report_views_build(db, false);
+	build(db, kept_only, false);
+}
+
+int report_views_all(sqlite3 *db)
+{
+	return build(db, false, true);
 }

@@ -148,9 +148,11 @@ void doc_end(struct report_ctx *ctx);
 const struct report_def *report_find(const char *name);
 /* `ftana report --help`: the usage and one line per report. */
 void report_list(FILE *out);
-/* Every report's views on db (`ftana sql`, `ftana export`), each family once;
- * with kept_only, the families that are not per_run (views_keep.c). */
-void report_views_all(sqlite3 *db);
+/* Every report's views on db (`ftana sql`, `ftana export`), each family once: 0, or
+ * -1 after the first family that failed said why (one line: the command stops).
+ * report_views_build with kept_only: the families that are not per_run, every one
+ * tried whatever the others did (views_keep.c keeps those that were made). */
+int report_views_all(sqlite3 *db);
 void report_views_build(sqlite3 *db, bool kept_only);
 
 /* --- views_keep.c --- */

@@ -108,11 +108,14 @@ static void print_stack(struct dec *d, const struct dec_event *ev, FILE *out, co
 static void register_comms(sqlite3 *db, struct tep_handle *tep)
 {
 	sqlite3_stmt *st;
+	size_t n = 0;
 
 	if (sqlite3_prepare_v2(db, "SELECT pid, comm FROM tasks WHERE comm IS NOT NULL",
 			       -1, &st, NULL) != SQLITE_OK)
 		return;
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	/* no more names than a kernel has thread ids (store/db.h): a tasks view that never
+	 * ends would grow libtraceevent's list until the VM-step budget stops it */
+	while (n++ < DB_TASKS_MAX && sqlite3_step(st) == SQLITE_ROW) {
 		int pid = sqlite3_column_int(st, 0);
 		const char *comm = (const char *)sqlite3_column_text(st, 1);
 

@@ -290,13 +290,18 @@ static int load_tasks(struct slice *s, sqlite3 *db)
 {
 	sqlite3_stmt *st;
 	size_t cap = 0;
+	int step;
 
 	if (!db_has_table(db, "tasks"))
 		return 0;
 	if (sqlite3_prepare_v2(db, "SELECT pid, tgid, comm FROM tasks WHERE pid IS NOT NULL",
 			       -1, &st, NULL) != SQLITE_OK)
 		return msg_error("%s", sqlite3_errmsg(db));
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		if (s->nr_tasks == DB_TASKS_MAX) {
+			sqlite3_finalize(st);
+			return db_too_many_tasks();
+		}
 		if (s->nr_tasks == cap) {
 			cap = cap ? 2 * cap : 256;
 			struct slice_task *t = realloc(s->tasks, cap * sizeof(*t));
@@ -314,6 +319,8 @@ static int load_tasks(struct slice *s, sqlite3 *db)
 		t->comm_match = s->comm_re && comm && !regexec(&s->comm_regex, comm, 0, NULL, 0);
 	}
 	sqlite3_finalize(st);
+	if (step != SQLITE_DONE)
+		return msg_error("tasks: %s", sqlite3_errmsg(db));
 	if (s->nr_tasks) /* qsort(NULL, 0) is undefined: an empty tasks table */
 		qsort(s->tasks, s->nr_tasks, sizeof(*s->tasks), cmp_task);
 	return 0;

@@ -253,3 +253,8 @@ int db_add_regexp(sqlite3 *db)
 	return sqlite3_create_function(db, "regexp", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
 				       NULL, regexp_func, NULL, NULL) == SQLITE_OK ? 0 : -1;
 }
+
+int db_too_many_tasks(void)
+{
+	return msg_error("tasks: more than %zu rows, more threads than a kernel has ids", DB_TASKS_MAX);
+}

@@ -56,4 +56,13 @@ char *db_event_table(sqlite3 *db, const char *spec);
 /* `X REGEXP Y` (POSIX extended, case-sensitive) on db. 0 or -1. */
 int db_add_regexp(sqlite3 *db);
 
+/*
+ * A kernel has at most PID_MAX_LIMIT (2^22) thread ids, so a table with a row per
+ * thread (tasks) holds at most this many: more is a database made to cost memory (a
+ * view that never ends, read into memory, held half a gigabyte before the VM-step
+ * budget stopped it). Readers stop there with db_too_many_tasks's error (-1).
+ */
+#define DB_TASKS_MAX ((size_t)1 << 22)
+int db_too_many_tasks(void);
+
 #endif

@@ -14,19 +14,20 @@ FUZZ_DIR=${FUZZ_DIR:-$ROOT_DIR/$BUILD/fuzz}
 FINDINGS=${FUZZ_FINDINGS:-/var/tmp/ftana-fuzz-findings}
 
 # target name -> suffix of its seed directory made by mkseeds.py
-declare -A seeds=([ftz]=ftz [tracedat]=dat)
+declare -A seeds=([ftz]=ftz [tracedat]=dat [db]=db)
 # decode/decode_tracedat.c keeps a libtracecmd handle it cannot close (closing it
 # crashes libtracecmd 1.3) on purpose: one per process in ftana, one per damaged
 # input here, so leak detection would stop at the first damaged trace.dat.
 # The same kept handle (with its kallsyms) per damaged input adds up to ~2.5 MB each,
 # hence the larger RSS limit for this target.
-declare -A extra=([ftz]="" [tracedat]="-detect_leaks=0 -malloc_limit_mb=1048576 -rss_limit_mb=6144")
+declare -A extra=([ftz]="" [tracedat]="-detect_leaks=0 -malloc_limit_mb=1048576 -rss_limit_mb=6144" [db]="")
 # libtracecmd mallocs sizes read from the file (tracecmd_open_head): in ftana an
 # impossible size makes malloc return NULL and the open fail, so let ASan do the same
 # rather than stop at each one. Library leaks we cannot fix: tests/fuzz/lsan.supp;
 # for trace.dat no leak check at all, not even at exit (the kept handles, above).
 declare -A env_of=([ftz]="LSAN_OPTIONS=suppressions=$TESTS_DIR/fuzz/lsan.supp:print_suppressions=0"
-		   [tracedat]="ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1")
+		   [tracedat]="ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1"
+		   [db]="LSAN_OPTIONS=suppressions=$TESTS_DIR/fuzz/lsan.supp:print_suppressions=0")
 rt=$(${FUZZ_CC:-clang} -print-file-name="libclang_rt.fuzzer-$(uname -m).a" 2>/dev/null)
 for t in "${!seeds[@]}"; do
 	if [ ! -x "$FUZZ_DIR/fuzz_$t" ]; then
@@ -42,7 +43,7 @@ command -v python3 >/dev/null || { echo "python3 not installed (seeds)"; exit 77
 
 work=$(mktemp -d -p /var/tmp ftana-fuzz.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-python3 "$TESTS_DIR/fuzz/mkseeds.py" "$work/seeds/ftz" "$work/seeds/dat" ||
+FTANA=$FTANA_PLAIN python3 "$TESTS_DIR/fuzz/mkseeds.py" "$work/seeds/ftz" "$work/seeds/dat" "$work/seeds/db" ||
 	{ echo "FAIL: mkseeds.py"; exit 1; }
 # The harness's scratch files (tests/fuzz/harness.c) go here, removed with it.
 export FUZZ_TMPDIR=$work
@@ -70,7 +71,7 @@ keep_artifacts() {
 	done
 }
 
-for t in ftz tracedat; do
+for t in ftz tracedat db; do
 	bin=$FUZZ_DIR/fuzz_$t
 	regress=$TESTS_DIR/fuzz/regress/$t
 	# shellcheck disable=SC2206  # extra options are words
@@ -116,7 +117,7 @@ done
 # which libtracecmd or libtraceevent's kbuffer crash by themselves (harness.h), so
 # here ftana must contain them -- exit 0, 1 or 3, never a signal, at most one
 # error line, names from the file escaped, and no file left beside the input.
-for t in "${!seeds[@]}"; do
+for t in ftz tracedat; do
 	for input in "$TESTS_DIR/fuzz/regress/$t"/*; do
 		[ -f "$input" ] && [ "$(basename "$input")" != .keep ] || continue
 		dir=$(mktemp -d -p "$work" ftana-replay.XXXXXX)

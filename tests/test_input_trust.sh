@@ -6,7 +6,11 @@
 #  - a .db given directly whose views never end (a recursive CTE under the name of
 #    the events view, a table joined with itself eight times): info, sql, a report
 #    and export end within the budget of VM steps its size allows, with one line
-#    saying why, instead of running forever.
+#    saying why, instead of running forever;
+#  - one whose tasks view never ends: the code that reads tasks into memory (the
+#    slice's task filter, the wakers' names, tpoint's comms) stops at as many rows as
+#    a kernel has thread ids, so every report ends in one line within 1 GB of address
+#    space (ulimit -v, the unsanitized build: it held half a gigabyte before).
 . "$(dirname "$0")/lib.sh"
 FTANA=${FTANA:-$ROOT_DIR/$BUILD/san/ftana}
 require_bin "$FTANA"
@@ -36,9 +40,16 @@ done
 # ------------------------------------------------------------- a .db whose views never end
 cp "$ROOT_DIR/samples/iolat.ftz" "$tmp/io.ftz"
 "$FTANA" db "$tmp/io.ftz" -o "$tmp/good.db" >/dev/null 2>&1 || { fail "ftana db failed"; finish; }
-python3 - "$tmp/good.db" "$tmp/endless.db" "$tmp/join.db" <<'EOF'
+python3 - "$tmp/good.db" "$tmp/endless.db" "$tmp/join.db" "$tmp/tasks.db" <<'EOF'
 import shutil, sqlite3, sys
-good, endless, join = sys.argv[1:]
+good, endless, join, tasks = sys.argv[1:]
+shutil.copy(good, tasks)
+db = sqlite3.connect(tasks)
+db.execute("DROP TABLE tasks")
+db.execute("CREATE VIEW tasks AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) "
+           "SELECT x AS pid, x AS tgid, 'c' || x AS comm FROM c")
+db.commit()
+db.close()
 for path, body in (
         (endless, "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) "
                   "SELECT x AS id, x AS ts, 0 AS cpu, 0 AS pid, 'block_rq_issue' AS type FROM c"),
@@ -66,5 +77,18 @@ for db in endless join; do
 			assert_eq "$db.db, ${words[0]}: a one-line reason" 1 "$(grep -c . "$tmp/err")"
 		fi
 	done
+done
+FTANA_PLAIN=${FTANA_PLAIN:-$ROOT_DIR/$BUILD/ftana}
+for cmd in "report summary" "report runqlat" "report tpoint" "report execsnoop" "sql|SELECT count(*) FROM offcpu"; do
+	IFS='|' read -r -a words <<<"$cmd"
+	# shellcheck disable=SC2206
+	sub=(${words[0]})
+	(ulimit -v 1048576; timeout 120 "$FTANA_PLAIN" "${sub[@]}" "$tmp/tasks.db" "${words[@]:1}") \
+		>/dev/null 2>"$tmp/err"
+	rc=$?
+	[ $rc = 124 ] && { fail "tasks.db, ${words[0]}: still running after 120 s"; continue; }
+	assert_eq "tasks.db, ${words[0]}: ends in 1 GB (exit 0, or 1 with one line)" ok \
+		"$( { [ $rc = 0 ] || { [ $rc = 1 ] && [ "$(grep -c . "$tmp/err")" = 1 ]; }; } &&
+		    ! grep -q 'out of memory' "$tmp/err" && echo ok || { echo "exit $rc:"; cat "$tmp/err"; })"
 done
 finish

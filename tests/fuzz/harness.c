@@ -146,3 +146,49 @@ void fuzz_run_ftana_library_first(const uint8_t *data, size_t size, const char *
 {
 	run(data, size, suffix, true);
 }
+
+void fuzz_run_ftana_db(const uint8_t *data, size_t size)
+{
+	/* each report's own view families and SQL over the file's tables */
+	static const char *const reports[][3] = {
+		{ "summary" }, { "iolat" }, { "iolat", "--summary" }, { "iolat", "--hist" },
+		{ "iolatency" }, { "bitesize" }, { "syscount" }, { "execsnoop" }, { "opensnoop" },
+		{ "killsnoop" }, { "runqlat" }, { "offcpu" }, { "cpudist" }, { "funccount" },
+		{ "funcgraph" }, { "funcgraph", "--tree" }, { "funcslower" }, { "funclatency", "-f", "vfs_read" },
+		{ "kprobe" }, { "stacks" }, { "tpoint" },
+	};
+	char db[PATH_MAX + 32];
+
+	/* Anything else is a capture to ftana (fuzz_ftz's), imported in a child process
+	 * that would exit into the fuzzer: only SQLite's own files here. */
+	if (size < 16 || memcmp(data, "SQLite format 3", 16))
+		return;
+	setup_once();
+	snprintf(db, sizeof(db), "%s/input.db", workdir);
+	if (!write_file(db, data, size))
+		abort(); /* the harness's own failure, not the input's */
+	char *info_argv[] = { "info", db, NULL };
+	char *sql_argv[] = { "sql", db, "select * from events limit 20; select * from io limit 20", NULL };
+
+	/*
+	 * One report per input, chosen by its size: a view that never ends costs each
+	 * command the whole budget ftana gives a small database (2^28 VM steps, seconds
+	 * under ASan), and every report on every input would pass libFuzzer's timeout.
+	 */
+	size_t i = size % (sizeof(reports) / sizeof(reports[0]));
+
+	cmd_info(2, info_argv);
+	cmd_sql(3, sql_argv);
+	{
+		char *argv[6] = { "report", (char *)reports[i][0] };
+		int argc = 2;
+
+		for (int k = 1; k < 3 && reports[i][k]; k++)
+			argv[argc++] = (char *)reports[i][k];
+		argv[argc++] = db;
+		argv[argc] = NULL;
+		cmd_report(argc, argv);
+	}
+	fflush(stdout);
+	unlink(db);
+}

@@ -33,4 +33,12 @@ void fuzz_run_ftana(const uint8_t *data, size_t size, const char *suffix);
  */
 void fuzz_run_ftana_library_first(const uint8_t *data, size_t size, const char *suffix);
 
+/*
+ * DATA as a database given to ftana directly (`ftana db` wrote it elsewhere, or
+ * anyone did): `ftana info`, `ftana sql` and every report on it, in this process.
+ * Every table, view and value in it is the file's: the step budget, the authorizer and
+ * each report's checks of what it reads stand between it and ftana (store/sqlguard.h).
+ */
+void fuzz_run_ftana_db(const uint8_t *data, size_t size);
+
 #endif

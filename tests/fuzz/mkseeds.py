@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""mkseeds.py FTZ_DIR DAT_DIR - seed corpora for the fuzz targets.
+"""mkseeds.py FTZ_DIR DAT_DIR [DB_DIR] - seed corpora for the fuzz targets.
 
 .ftz seeds: every samples/*.ftz cut down to what a fuzzer can mutate usefully --
 sections decompressed (with the zstd program; a mutated zstd frame only ever
@@ -11,10 +11,15 @@ small file per reading rule of FORMAT.md, each an edge the fuzzer starts next to
 trace.dat seeds: the trace.dat test files
 (tests/data/tracedat), cut down alike (v7
 ones through trace-cmd convert), and gen.py's.
+Database seeds (DB_DIR, with $FTANA): `ftana db` of the small samples, the big
+tables cut (symbols) and the file vacuumed into 1 KiB pages, and hand-made hostile
+databases: views that recurse forever under the names reports read, values of every
+type where numbers are expected, a meta of extreme times.
 """
 import glob
 import os
 import shutil
+import sqlite3
 import struct
 import subprocess
 import sys
@@ -165,8 +170,80 @@ def small_dats(path, max_seed=100 * 1024):
     return seeds
 
 
+DB_SAMPLES = ("triage", "triage_stacks", "iolat", "case01_iolat", "funcgraph", "funcslower",
+              "funccount", "funccount_profile", "kprobe_read", "tpoint", "opensnoop")
+RECURSE = "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r) "
+
+
+def shrink_db(path):
+    db = sqlite3.connect(path)
+    for table in ("symbols", "symbols_addr"):
+        try:
+            db.execute(f"DELETE FROM {table} WHERE rowid > 50")
+        except sqlite3.Error:
+            pass
+    db.commit()
+    db.execute("PRAGMA page_size = 1024")
+    db.execute("VACUUM")
+    db.close()
+
+
+def hostile_dbs(db_dir, base):
+    """Copies of BASE (a database of a triage sample), each made hostile one way."""
+    cases = {
+        # a view that never ends, where reports read events and the io pairs
+        "recurse-events": ["DROP VIEW IF EXISTS events", "DROP TABLE IF EXISTS events",
+                           "CREATE VIEW events AS " + RECURSE +
+                           "SELECT x AS id, x AS ts, 0 AS cpu, x AS pid, 'e' AS type FROM r"],
+        "recurse-tasks": ["DROP TABLE tasks", "CREATE VIEW tasks AS " + RECURSE +
+                          "SELECT x AS pid, x AS tgid, 'c' AS comm FROM r"],
+        # text, blobs, reals and extremes where numbers belong
+        "types": ["UPDATE sched_switch SET prev_pid = 'x', next_pid = x'00ff', prev_state = 1e308",
+                  "UPDATE sched_switch SET ts = 9223372036854775807 WHERE id % 3 = 0",
+                  "UPDATE sched_switch SET ts = -9223372036854775808 WHERE id % 3 = 1",
+                  "UPDATE tasks SET comm = x'1b5b33316d0a07'"],
+        "meta": ["UPDATE meta SET value = '-9223372036854775808' WHERE key LIKE '%ts%'",
+                 "UPDATE meta SET value = 'x' WHERE key LIKE '%ns%'",
+                 "INSERT INTO meta VALUES ('kept_views', 'meta,sqlite_master,' || hex(randomblob(40)))"],
+        "no-meta": ["DROP TABLE meta"],
+    }
+    for name, statements in cases.items():
+        path = os.path.join(db_dir, f"hostile-{name}.db")
+        shutil.copy(base, path)
+        db = sqlite3.connect(path)
+        for sql in statements:
+            try:
+                db.execute(sql)
+            except sqlite3.Error:
+                pass
+        db.commit()
+        db.close()
+
+
+def db_seeds(db_dir, ftana):
+    os.makedirs(db_dir, exist_ok=True)
+    for name in DB_SAMPLES:
+        src = os.path.join(ROOT, "samples", name + ".ftz")
+        out = os.path.join(db_dir, name + ".db")
+        if not os.path.exists(src):
+            continue
+        with tempfile.TemporaryDirectory() as tmp:
+            env = dict(os.environ, HOME=tmp, XDG_CACHE_HOME=tmp)
+            copy = os.path.join(tmp, name + ".ftz")
+            shutil.copy(src, copy)
+            if subprocess.run([ftana, "db", copy, "-o", out], env=env,
+                              capture_output=True).returncode != 0:
+                continue
+        shrink_db(out)
+    base = os.path.join(db_dir, "triage_stacks.db")  # small: a budget by size stops it soon
+    if os.path.exists(base):
+        hostile_dbs(db_dir, base)
+
+
 def main():
     ftz_dir, dat_dir = sys.argv[1], sys.argv[2]
+    if len(sys.argv) > 3 and os.environ.get("FTANA"):
+        db_seeds(sys.argv[3], os.environ["FTANA"])
     os.makedirs(ftz_dir, exist_ok=True)
     os.makedirs(dat_dir, exist_ok=True)
     have_zstd = shutil.which("zstd") is not None
