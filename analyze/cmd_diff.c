@@ -10,6 +10,12 @@
  * it), so captures of different lengths compare fairly; a rate (rate_per_s, iops, mb_s)
  * is compared as it is. Rows come ordered by how much the difference matters, the
  * largest absolute change first.
+ *
+ * Without REPORT: a page of what changed most, the summary's questions one after the
+ * other (sections[]: CPU time, run-queue wait and off-CPU time per command, block I/O
+ * per submitting command, syscalls, kernel function calls), each the top 10 rows of
+ * its diff; a question the captures cannot answer (no such events on a side) says so
+ * in one line and the page goes on.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -37,6 +43,7 @@ static const char usage_text[] =
 	"usage: ftana diff BEFORE AFTER REPORT [REPORT OPTIONS...] [--csv|--json]\n"
 	"                  [--value COL] [--keys COL,...] [--top N]\n"
 	"                  [--before-since T] [--before-until T] [--after-since T] [--after-until T]\n"
+	"       ftana diff BEFORE AFTER [-p PID|-n REGEX|--cpu N...] [--json] [--top N] [windows]\n"
 	"Runs an aggregating report (funccount, syscount, stacks, iolat --summary or --hist,\n"
 	"bitesize, runqlat, cpudist, offcpu, funclatency, iolatency) on two captures and\n"
 	"compares its rows: the key columns (all but the values) join them, the value is\n"
@@ -54,7 +61,26 @@ static const char usage_text[] =
 	"  --before-since T, --before-until T, --after-since T, --after-until T\n"
 	"                     each side's window (T as for the reports' --since)\n"
 	"  --csv, --json      CSV or one JSON document instead of text\n"
-	"Every other option goes to the report on both sides (-p, -n, --cpu, --by, ...).\n";
+	"Every other option goes to the report on both sides (-p, -n, --cpu, --by, ...).\n"
+	"Without REPORT: what changed most, one section per question (CPU time, run-queue\n"
+	"wait and off-CPU time per command: cpudist/runqlat --summary --by comm, offcpu\n"
+	"--by comm, total_ms; block I/O per submitting command: iolat --summary --by comm,\n"
+	"count; syscalls: syscount, calls; kernel functions: funccount, count), the top 10\n"
+	"rows of each (--top N); a question the captures cannot answer says so in one line.\n"
+	"Text or JSON (sections, each as a REPORT diff's document).\n";
+
+/* The page without REPORT: the question, its report and options, its value. */
+static const struct section {
+	const char *title, *report, *opts[4], *value;
+} sections[] = {
+	{ "CPU time per command", "cpudist", { "--summary", "--by", "comm" }, "total_ms" },
+	{ "run-queue wait per command", "runqlat", { "--summary", "--by", "comm" }, "total_ms" },
+	{ "off-CPU time per command and state", "offcpu", { "--by", "comm" }, "total_ms" },
+	{ "block I/O per submitting command", "iolat", { "--summary", "--by", "comm" }, "count" },
+	{ "syscalls", "syscount", { NULL }, "calls" },
+	{ "kernel function calls", "funccount", { NULL }, "count" },
+};
+#define SUMMARY_TOP 10
 
 /* The values a report's CSV may hold that add up; the rest (averages, percentiles,
  * times of a listing) are neither keys nor compared. */
@@ -62,7 +88,8 @@ static const char *const additive[] = { "rate_per_s", "iops", "mb_s", "calls", "
 					"unpaired", "total_ms", "bytes", "runq_ms", "self_us", "total_us" };
 static const char *const rates[] = { "rate_per_s", "iops", "mb_s" };
 static const char *const other_values[] = { "avg_us", "avg_ms", "min_ms", "max_ms", "p50_ms",
-					    "p90_ms", "p99_ms", "max_us", "partial", "level" };
+					    "p90_ms", "p99_ms", "max_us", "p50_us", "p90_us", "p99_us",
+					    "partial", "level" };
 /* A listing's columns: its rows are events, not groups. */
 static const char *const listing[] = { "start_s", "end_s", "ts_s", "start_wall", "ts_wall", "sector" };
 
@@ -84,7 +111,7 @@ struct side {
 
 /* Run `ftana report REPORT FILE --csv [--since] [--until] OPTS...`, its stdout into
  * s->csv. 0, or -1 after an error (the report's own stderr said why). */
-static int run_side(const char *report, struct side *s, char **opts, int nopts)
+static int run_side(const char *report, struct side *s, char **opts, int nopts, bool quiet)
 {
 	char self[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
@@ -115,6 +142,8 @@ static int run_side(const char *report, struct side *s, char **opts, int nopts)
 		return free(argv), msg_error("pipe: %s", strerror(errno));
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, p[1], STDOUT_FILENO);
+	if (quiet) /* the summary page says in its own line what a section could not do */
+		posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
 	int rc = posix_spawn(&pid, self, &fa, NULL, argv, environ);
 
 	posix_spawn_file_actions_destroy(&fa);
@@ -142,7 +171,7 @@ static int run_side(const char *report, struct side *s, char **opts, int nopts)
 	if (!WIFEXITED(status))
 		return msg_error("%s: the report ended by signal %d", s->file, WTERMSIG(status));
 	if (WEXITSTATUS(status) != 0 && WEXITSTATUS(status) != CMD_EXIT_DAMAGED)
-		return -1; /* the report said why, in one line of its own */
+		return -1; /* the report said why, in one line of its own (unless quiet) */
 	return s->csv ? 0 : msg_error("out of memory");
 }
 
@@ -354,11 +383,14 @@ static int parse(int argc, char **argv, struct diff_opts *o)
 			o->pass[o->npass++] = argv[i];
 		}
 	}
-	if (npos < 3)
-		return msg_error("give BEFORE AFTER REPORT (usage: ftana diff --help)");
+	if (npos < 2)
+		return msg_error("give BEFORE AFTER [REPORT] (usage: ftana diff --help)");
 	o->before.file = pos[0];
 	o->after.file = pos[1];
-	o->report = pos[2];
+	o->report = npos > 2 ? pos[2] : NULL;
+	if (!o->report && (o->value || o->keys || o->fmt == OUT_CSV))
+		return msg_error("%s needs a REPORT: the page without one has a section per question",
+				 o->value ? "--value" : o->keys ? "--keys" : "--csv (one table)");
 	return 0;
 }
 
@@ -494,25 +526,29 @@ static int compare(sqlite3 *db, struct diff_opts *o, const char *keys, const cha
 	return rc ? msg_error("%s", sqlite3_errmsg(db)) : 0;
 }
 
-int cmd_diff(int argc, char **argv)
+/*
+ * One REPORT on both sides (their windows' seconds known), compared and printed.
+ * QUIET: the reports' own errors are not shown (the summary page's). 0, 1 when a
+ * side's report failed (quiet), or -1 after an error.
+ */
+static int diff_report(struct diff_opts *o, bool quiet)
 {
-	struct diff_opts o = { .fmt = OUT_TEXT };
 	char **bcols = NULL, **acols = NULL;
-	int nb = 0, na = 0, rc = CMD_EXIT_ERROR;
+	int nb = 0, na = 0, rc = -1;
 	sqlite3 *db = NULL;
 	sqlite3_str *keys = NULL;
 	const char *value = NULL;
 
-	if (cmd_wants_help(argc, argv))
-		return cmd_usage(usage_text, true);
-	if (parse(argc, argv, &o) < 0 ||
-	    run_side(o.report, &o.before, o.pass, o.npass) < 0 ||
-	    run_side(o.report, &o.after, o.pass, o.npass) < 0 ||
-	    side_seconds(&o.before, o.ragged) < 0 || side_seconds(&o.after, o.ragged) < 0)
-		goto out;
+	free(o->before.csv);
+	free(o->after.csv);
+	o->before.csv = o->after.csv = NULL;
+	o->before.len = o->after.len = 0;
+	if (run_side(o->report, &o->before, o->pass, o->npass, quiet) < 0 ||
+	    run_side(o->report, &o->after, o->pass, o->npass, quiet) < 0)
+		return quiet ? 1 : -1;
 	if (sqlite3_open(":memory:", &db) != SQLITE_OK ||
-	    load_csv(db, "before", &o.before, &bcols, &nb) < 0 ||
-	    load_csv(db, "after", &o.after, &acols, &na) < 0)
+	    load_csv(db, "before", &o->before, &bcols, &nb) < 0 ||
+	    load_csv(db, "after", &o->after, &acols, &na) < 0)
 		goto out;
 	if (nb != na) {
 		msg_error("the two sides' tables differ (%d and %d columns): give the same options", nb, na);
@@ -525,27 +561,105 @@ int cmd_diff(int argc, char **argv)
 			goto out;
 		}
 	keys = sqlite3_str_new(db);
-	if (choose(&o, bcols, nb, keys, &value) < 0)
+	if (choose(o, bcols, nb, keys, &value) < 0)
 		goto out;
-	if ((!IN(rates, value)) && (o.before.seconds <= 0 || o.after.seconds <= 0)) {
+	if ((!IN(rates, value)) && (o->before.seconds <= 0 || o->after.seconds <= 0)) {
 		msg_error("a side's window is empty (before %.3f s, after %.3f s): nothing to divide by",
-			  o.before.seconds, o.after.seconds);
+			  o->before.seconds, o->after.seconds);
 		goto out;
 	}
 	char *k = sqlite3_str_finish(keys);
 
 	keys = NULL;
-	rc = k && compare(db, &o, k, value) == 0 ? CMD_EXIT_OK : CMD_EXIT_ERROR;
+	rc = k && compare(db, o, k, value) == 0 ? 0 : -1;
 	sqlite3_free(k);
 out:
 	if (keys)
 		sqlite3_free(sqlite3_str_finish(keys));
 	free_cols(bcols, nb);
 	free_cols(acols, na);
-	free(o.before.csv);
-	free(o.after.csv);
-	free(o.pass);
 	if (db)
 		sqlite3_close(db);
 	return rc;
+}
+
+/* Without REPORT: each section's diff, the user's options (-p, --cpu...) on each. */
+static int diff_summary(struct diff_opts *o, char **user, int nuser)
+{
+	bool json = o->fmt == OUT_JSON;
+	int shown = 0;
+
+	if (!o->top)
+		o->top = SUMMARY_TOP;
+	if (json)
+		fputs("{\"diff\":\"summary\",\"sections\":[", stdout);
+	for (size_t i = 0; i < sizeof(sections) / sizeof(sections[0]); i++) {
+		const struct section *sec = &sections[i];
+
+		o->report = sec->report;
+		o->value = sec->value;
+		o->npass = 0;
+		for (int k = 0; k < 4 && sec->opts[k]; k++)
+			o->pass[o->npass++] = (char *)sec->opts[k];
+		for (int k = 0; k < nuser; k++)
+			o->pass[o->npass++] = user[k];
+		if (json && i)
+			fputc(',', stdout);
+		if (!json)
+			printf("%s## %s\n", i ? "\n" : "", sec->title);
+		fflush(stdout); /* before the reports' children write */
+		int rc = diff_report(o, true);
+
+		if (rc < 0)
+			return -1;
+		if (rc == 1 && json) {
+			fputs("{\"diff\":", stdout);
+			print_json_string(stdout, sec->report);
+			fputs(",\"skipped\":\"not in both captures\"}\n", stdout);
+		} else if (rc == 1) {
+			printf("(not in both captures: `ftana diff BEFORE AFTER %s", sec->report);
+			for (int k = 0; k < 4 && sec->opts[k]; k++)
+				printf(" %s", sec->opts[k]);
+			printf("` says why)\n");
+		}
+		shown += rc == 0;
+	}
+	if (json)
+		fputs("]}\n", stdout);
+	return shown ? 0 : msg_error("the captures share none of the summary's questions "
+				     "(sched, block, syscall or function events)");
+}
+
+int cmd_diff(int argc, char **argv)
+{
+	struct diff_opts o = { .fmt = OUT_TEXT };
+	int rc = -1;
+
+	if (cmd_wants_help(argc, argv))
+		return cmd_usage(usage_text, true);
+	if (parse(argc, argv, &o) == 0 &&
+	    side_seconds(&o.before, o.ragged) == 0 && side_seconds(&o.after, o.ragged) == 0) {
+		if (o.report) {
+			rc = diff_report(&o, false);
+		} else {
+			/* the user's options, kept apart: each section adds its own before them */
+			char **user = calloc((size_t)o.npass + 1, sizeof(*user));
+			int nuser = o.npass;
+			char **pass = realloc(o.pass, ((size_t)argc + 8) * sizeof(*pass));
+
+			if (!user || !pass) {
+				free(user);
+				rc = msg_error("out of memory");
+			} else {
+				o.pass = pass;
+				memcpy(user, o.pass, (size_t)nuser * sizeof(*user));
+				rc = diff_summary(&o, user, nuser);
+				free(user);
+			}
+		}
+	}
+	free(o.before.csv);
+	free(o.after.csv);
+	free(o.pass);
+	return rc == 0 ? CMD_EXIT_OK : CMD_EXIT_ERROR;
 }

@@ -10,7 +10,11 @@
 #  - captures of different lengths: a count is compared per second of each side's
 #    window (`ftana info`'s recorded interval), a rate (rate_per_s) as the report has it;
 #  - --json is one document; --top N keeps N rows; a trace.dat diffed with itself
-#    changes nothing; a listing report, a bad option, a missing file: one line, exit 1.
+#    changes nothing; a listing report, a bad option, a missing file: one line, exit 1;
+#  - without REPORT, the page of sections: a capture with itself changes nothing in
+#    any section; each section's rows are those of its report diffed alone; a section
+#    the captures cannot answer says so; runqlat --summary's percentiles are not keys
+#    (the rows join on comm alone: one row per command).
 . "$(dirname "$0")/lib.sh"
 FTANA=${FTANA:-$ROOT_DIR/$BUILD/san/ftana}
 require_bin "$FTANA"
@@ -103,4 +107,38 @@ done
 "$FTANA" diff "$tmp/nosuch.ftz" "$a" funccount >/dev/null 2>"$tmp/err"
 assert_eq "a missing side: exit 1" 1 "$?"
 assert_one_line_error "a missing side: one line" "$tmp/err" "nosuch.ftz"
+# ------------------------------------------------------------- without REPORT
+cp "$ROOT_DIR/samples/triage.ftz" "$ROOT_DIR/samples/triage_stacks.ftz" "$tmp/"
+t=$tmp/triage.ftz s=$tmp/triage_stacks.ftz
+"$FTANA" diff "$t" "$t" --json >"$tmp/page.json" 2>"$tmp/err"
+assert_eq "page, a capture with itself: exit" 0 "$?"
+assert_eq "page, a capture with itself: sections, skipped ones, rows whose diff is not 0" \
+	"cpudist runqlat offcpu iolat syscount funccount|funccount|0" "$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+secs = d["sections"]
+print(" ".join(x["diff"] for x in secs) + "|" + " ".join(x["diff"] for x in secs if "skipped" in x)
+      + "|" + str(sum(1 for x in secs for r in x.get("rows", []) if r["diff"] != 0)))' "$tmp/page.json")"
+"$FTANA" diff "$t" "$s" >"$tmp/page.txt" 2>"$tmp/err"
+assert_eq "page: exit, nothing on stderr" "0 0" "$? $(grep -c . "$tmp/err")"
+assert_contains "page: a section the captures cannot answer says so" "$tmp/page.txt" \
+	'^\(not in both captures: `ftana diff BEFORE AFTER funccount` says why\)$'
+"$FTANA" diff "$t" "$s" --json >"$tmp/page.json"
+"$FTANA" diff "$t" "$s" runqlat --summary --by comm --value total_ms --top 10 --json >"$tmp/one.json"
+assert_eq "page: the run-queue section is runqlat --summary --by comm diffed alone" same "$(python3 -c '
+import json, sys
+page = json.load(open(sys.argv[1]))
+one = json.load(open(sys.argv[2]))
+sec = [x for x in page["sections"] if x["diff"] == "runqlat"][0]
+print("same" if sec["rows"] == one["rows"] and sec["value"] == "total_ms" else "differ")' "$tmp/page.json" "$tmp/one.json")"
+"$FTANA" diff "$t" "$s" runqlat --summary --by comm --csv >"$tmp/rq.csv"
+assert_eq "runqlat --summary --by comm: one row per command (percentiles are not keys)" \
+	"$(col "$tmp/rq.csv" comm | sort | uniq | wc -l)" "$(($(wc -l <"$tmp/rq.csv") - 1))"
+for bad in "--csv|needs a REPORT" "--value calls|needs a REPORT"; do
+	args=${bad%%|*} want=${bad#*|}
+	# shellcheck disable=SC2086
+	"$FTANA" diff "$t" "$s" $args >/dev/null 2>"$tmp/err"
+	assert_eq "page refused: $args: exit 1" 1 "$?"
+	assert_one_line_error "page refused: $args: one line" "$tmp/err" "$want"
+done
 finish
