@@ -110,6 +110,7 @@ static char *read_sql(const char *path)
 	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
 	char *text = NULL;
 	size_t len = 0, cap = 0;
+	bool failed = false;
 
 	if (!f) {
 		msg_error("-f %s: %s", path, strerror(errno));
@@ -119,8 +120,9 @@ static char *read_sql(const char *path)
 		if (len + 4096 + 1 > cap) {
 			char *grown = cap < SQL_FILE_MAX ? realloc(text, cap = cap ? 2 * cap : 65536) : NULL;
 
-			if (!grown) {
+			if (!grown) { /* not the first 64 MiB run as if they were all */
 				msg_error("-f %s: %s", path, cap >= SQL_FILE_MAX ? "over 64 MiB of SQL" : "out of memory");
+				failed = true;
 				break;
 			}
 			text = grown;
@@ -131,7 +133,7 @@ static char *read_sql(const char *path)
 		if (!got)
 			break;
 	}
-	if (cap && len + 1 <= cap && !ferror(f)) {
+	if (!failed && cap && len + 1 <= cap && !ferror(f)) {
 		text[len] = '\0';
 	} else {
 		if (ferror(f))

@@ -22,6 +22,17 @@ assert_eq "no SQL, a pipe: stdin" "n 32 two 2" "$("$FTANA" sql "$T/c.ftz" --csv 
 "$FTANA" sql "$T/c.ftz" -f "$T/nosuch.sql" >/dev/null 2>"$T/err"
 assert_eq "-f of a missing file: exit status" 1 $?
 assert_one_line_error "-f of a missing file: says so" "$T/err" "^ftana sql: -f .*nosuch.sql: No such file"
+# SQL text is read whole: more than 64 MiB of it (a device, a file that never ends)
+# is refused in one line, from a file, from stdin and from a stream without an end
+head -c $((64 * 1048576 + 1)) /dev/zero | tr '\0' ' ' >"$T/big.sql"
+"$FTANA" sql "$T/c.ftz" -f "$T/big.sql" >/dev/null 2>"$T/err"
+assert_eq "-f of 64 MiB + 1 byte: exit status" 1 $?
+assert_one_line_error "-f of 64 MiB + 1 byte: says so" "$T/err" "over 64 MiB of SQL"
+"$FTANA" sql "$T/c.ftz" -f - <"$T/big.sql" >/dev/null 2>"$T/err"
+assert_one_line_error "-f - of 64 MiB + 1 byte: says so" "$T/err" "over 64 MiB of SQL"
+timeout 60 "$FTANA" sql "$T/c.ftz" -f /dev/zero >/dev/null 2>"$T/err"
+assert_eq "-f /dev/zero: exit status (not a timeout)" 1 $?
+assert_one_line_error "-f /dev/zero: says so" "$T/err" "over 64 MiB of SQL"
 printf 'INSERT INTO meta VALUES (1, 2);\n' | "$FTANA" sql "$T/c.ftz" >/dev/null 2>"$T/err"
 assert_eq "stdin that writes: exit status" 1 $?
 assert_one_line_error "stdin that writes: refused" "$T/err" "refused: statement writes"
