@@ -11,6 +11,10 @@
  * is compared as it is. Rows come ordered by how much the difference matters, the
  * largest absolute change first.
  *
+ * --svg: a differential flame graph of a report that folds stacks (stacks, funcgraph,
+ * offcpu: each side's --folded), AFTER's widths, each frame coloured by the change of
+ * its value per second of each side's window (reports/flame.h).
+ *
  * Without REPORT: a page of what changed most, the summary's questions one after the
  * other (sections[]: CPU time, run-queue wait and off-CPU time per command, block I/O
  * per submitting command, syscalls, kernel function calls), each the top 10 rows of
@@ -33,6 +37,8 @@
 #include "common/msg.h"
 #include "import/dbcache.h"
 #include "import/import.h"
+#include "common/out_file.h"
+#include "reports/flame.h"
 #include "reports/slice.h"
 #include "store/db.h"
 #include "store/print.h"
@@ -61,6 +67,9 @@ static const char usage_text[] =
 	"  --before-since T, --before-until T, --after-since T, --after-until T\n"
 	"                     each side's window (T as for the reports' --since)\n"
 	"  --csv, --json      CSV or one JSON document instead of text\n"
+	"  --svg [-o FILE]    a differential flame graph (stacks, funcgraph, offcpu): the\n"
+	"                     AFTER side's widths, each frame red where its value per\n"
+	"                     second grew, blue where it shrank, both values on hover\n"
 	"Every other option goes to the report on both sides (-p, -n, --cpu, --by, ...).\n"
 	"Without REPORT: what changed most, one section per question (CPU time, run-queue\n"
 	"wait and off-CPU time per command: cpudist/runqlat --summary --by comm, offcpu\n"
@@ -111,7 +120,8 @@ struct side {
 
 /* Run `ftana report REPORT FILE --csv [--since] [--until] OPTS...`, its stdout into
  * s->csv. 0, or -1 after an error (the report's own stderr said why). */
-static int run_side(const char *report, struct side *s, char **opts, int nopts, bool quiet)
+static int run_side(const char *report, struct side *s, char **opts, int nopts, bool quiet,
+		    const char *form)
 {
 	char self[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
@@ -127,7 +137,7 @@ static int run_side(const char *report, struct side *s, char **opts, int nopts, 
 	argv[argc++] = "report";
 	argv[argc++] = (char *)report;
 	argv[argc++] = (char *)s->file;
-	argv[argc++] = "--csv";
+	argv[argc++] = (char *)form; /* --csv, or --folded for --svg */
 	if (s->since) {
 		argv[argc++] = "--since";
 		argv[argc++] = (char *)s->since;
@@ -317,6 +327,8 @@ static void free_cols(char **cols, int n)
 
 struct diff_opts {
 	const char *value, *keys, *report;
+	bool svg;
+	const char *out; /* -o with --svg */
 	long long top;
 	enum out_format fmt;
 	bool ragged;
@@ -373,6 +385,12 @@ static int parse(int argc, char **argv, struct diff_opts *o)
 				if (*end || o->top < 1)
 					return msg_error("bad --top '%s' (a number of rows, 1 or more)", argv[i]);
 			}
+		} else if (!strcmp(a, "--svg")) {
+			o->svg = true;
+		} else if (!strcmp(a, "-o")) {
+			if (i + 1 >= argc)
+				return msg_error("-o needs a file");
+			o->out = argv[++i];
 		} else if (!strcmp(a, "--since") || !strcmp(a, "--until")) {
 			return msg_error("%s: give each side's window (--before-since, --after-until, ...)", a);
 		} else if (a[0] != '-' && npos < 3) {
@@ -388,9 +406,15 @@ static int parse(int argc, char **argv, struct diff_opts *o)
 	o->before.file = pos[0];
 	o->after.file = pos[1];
 	o->report = npos > 2 ? pos[2] : NULL;
-	if (!o->report && (o->value || o->keys || o->fmt == OUT_CSV))
+	if (!o->report && (o->value || o->keys || o->fmt == OUT_CSV || o->svg))
 		return msg_error("%s needs a REPORT: the page without one has a section per question",
-				 o->value ? "--value" : o->keys ? "--keys" : "--csv (one table)");
+				 o->value ? "--value" : o->keys ? "--keys" : o->svg ? "--svg" :
+				 "--csv (one table)");
+	if (o->out && !o->svg)
+		return msg_error("-o writes the flame graph: give --svg");
+	if (o->svg && (o->fmt != OUT_TEXT || o->value || o->keys || o->top))
+		return msg_error("--svg is a picture of every stack: --csv, --json, --value, --keys "
+				 "and --top are for the table");
 	return 0;
 }
 
@@ -543,8 +567,8 @@ static int diff_report(struct diff_opts *o, bool quiet)
 	free(o->after.csv);
 	o->before.csv = o->after.csv = NULL;
 	o->before.len = o->after.len = 0;
-	if (run_side(o->report, &o->before, o->pass, o->npass, quiet) < 0 ||
-	    run_side(o->report, &o->after, o->pass, o->npass, quiet) < 0)
+	if (run_side(o->report, &o->before, o->pass, o->npass, quiet, "--csv") < 0 ||
+	    run_side(o->report, &o->after, o->pass, o->npass, quiet, "--csv") < 0)
 		return quiet ? 1 : -1;
 	if (sqlite3_open(":memory:", &db) != SQLITE_OK ||
 	    load_csv(db, "before", &o->before, &bcols, &nb) < 0 ||
@@ -580,6 +604,91 @@ out:
 	free_cols(acols, na);
 	if (db)
 		sqlite3_close(db);
+	return rc;
+}
+
+/* --svg: the reports whose --folded stacks a flame graph draws, and their values. */
+static const struct {
+	const char *report, *title, *unit;
+	int time; /* the folded values are ns */
+} flames[] = {
+	{ "stacks", "Differential flame graph: kernel stacks", "samples", 0 },
+	{ "funcgraph", "Differential flame graph: function self time", NULL, 1 },
+	{ "offcpu", "Differential flame graph: off-CPU time", "us", 0 },
+};
+
+/* A side's folded stacks ("frame;frame;... VALUE" lines) into fl. 0, or -1. */
+static int load_folded(struct flame *fl, const struct side *s, bool before)
+{
+	const char *p = s->csv, *end = s->csv + s->len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *sp;
+
+		if (!nl)
+			nl = end;
+		for (sp = nl; sp > p && sp[-1] != ' '; sp--)
+			;
+		if (sp > p) {
+			char *path = strndup(p, (size_t)(sp - 1 - p)), *num_end;
+			long long v = strtoll(sp, &num_end, 10);
+			int rc = !path ? -1 : num_end != nl ? msg_error("%s: a folded line without its "
+				 "value at the end", s->file) : before ? flame_add_before(fl, path, ';', v) :
+				 flame_add(fl, path, ';', v, 0);
+
+			free(path);
+			if (rc)
+				return rc == -1 && !path ? msg_error("out of memory") : -1;
+		}
+		p = nl + 1;
+	}
+	return 0;
+}
+
+static int diff_svg(struct diff_opts *o)
+{
+	size_t k = 0;
+
+	while (k < sizeof(flames) / sizeof(flames[0]) && strcmp(flames[k].report, o->report))
+		k++;
+	if (k == sizeof(flames) / sizeof(flames[0]))
+		return msg_error("--svg: report %s folds no stacks (stacks, funcgraph or offcpu)",
+				 o->report);
+	if (o->out && (out_check(o->out, o->before.file) || out_check(o->out, o->after.file)))
+		return -1;
+	if (run_side(o->report, &o->before, o->pass, o->npass, false, "--folded") < 0 ||
+	    run_side(o->report, &o->after, o->pass, o->npass, false, "--folded") < 0)
+		return -1;
+	struct flame *fl = flame_new(FLAME_SELF);
+	char subtitle[512];
+	struct flame_style style = { .title = flames[k].title, .subtitle = subtitle,
+				     .time = flames[k].time, .unit = flames[k].unit, .min_width = 0.1 };
+	struct out_file of = { 0 };
+	int rc = -1;
+
+	/* the file names are the user's: svg_text escapes them */
+	snprintf(subtitle, sizeof(subtitle), "widths: %s (%.3f s); red grew, blue shrank per second "
+		 "against %s (%.3f s)", o->after.file, o->after.seconds, o->before.file,
+		 o->before.seconds);
+	if (!fl || load_folded(fl, &o->before, true) || load_folded(fl, &o->after, false))
+		goto out;
+	flame_set_diff(fl, o->before.seconds, o->after.seconds);
+	if (o->out && strcmp(o->out, "-")) {
+		if (out_open(&of, o->out, o->after.file))
+			goto out;
+		if (flame_write_svg(fl, of.f, &style)) {
+			out_abort(&of);
+			msg_error("out of memory");
+			goto out;
+		}
+		rc = out_commit(&of);
+	} else {
+		rc = flame_write_svg(fl, stdout, &style) ? msg_error("out of memory") : 0;
+	}
+out:
+	if (!fl)
+		msg_error("out of memory");
+	flame_free(fl);
 	return rc;
 }
 
@@ -639,7 +748,9 @@ int cmd_diff(int argc, char **argv)
 		return cmd_usage(usage_text, true);
 	if (parse(argc, argv, &o) == 0 &&
 	    side_seconds(&o.before, o.ragged) == 0 && side_seconds(&o.after, o.ragged) == 0) {
-		if (o.report) {
+		if (o.svg) {
+			rc = diff_svg(&o);
+		} else if (o.report) {
 			rc = diff_report(&o, false);
 		} else {
 			/* the user's options, kept apart: each section adds its own before them */

@@ -25,18 +25,21 @@
 struct path_row {
 	char **frames;
 	size_t n;
-	int64_t value, calls;
+	int64_t value, calls, before;
 };
 
 struct node {
 	const char *name;
 	int parent, depth;
 	int64_t own, calls, total, child_sum, x, cursor;
+	int64_t own_b, total_b, child_sum_b; /* the BEFORE side's (a differential graph) */
 	bool drawn;
 };
 
 struct flame {
 	enum flame_mode mode;
+	bool diff;
+	double before_s, after_s; /* the sides' windows (s), for the change per second */
 	struct path_row *rows;
 	size_t nr_rows, cap_rows;
 	char **strings; /* the copied paths, frames point into them */
@@ -75,7 +78,8 @@ void flame_free(struct flame *fl)
 	free(fl);
 }
 
-int flame_add(struct flame *fl, const char *path, char sep, int64_t value, int64_t calls)
+static int add(struct flame *fl, const char *path, char sep, int64_t value, int64_t calls,
+	       int64_t before)
 {
 	if (fl->nr_rows == fl->cap_rows) {
 		size_t cap = fl->cap_rows ? 2 * fl->cap_rows : 256;
@@ -112,8 +116,25 @@ int flame_add(struct flame *fl, const char *path, char sep, int64_t value, int64
 		}
 	fl->strings[fl->nr_strings++] = copy;
 	fl->rows[fl->nr_rows++] = (struct path_row){ frames, n, value > 0 ? value : 0,
-						     calls > 0 ? calls : 0 };
+						     calls > 0 ? calls : 0, before > 0 ? before : 0 };
 	return 0;
+}
+
+int flame_add(struct flame *fl, const char *path, char sep, int64_t value, int64_t calls)
+{
+	return add(fl, path, sep, value, calls, 0);
+}
+
+int flame_add_before(struct flame *fl, const char *path, char sep, int64_t value)
+{
+	return add(fl, path, sep, 0, 0, value);
+}
+
+void flame_set_diff(struct flame *fl, double before_s, double after_s)
+{
+	fl->diff = true;
+	fl->before_s = before_s;
+	fl->after_s = after_s;
 }
 
 static int row_cmp(const void *a, const void *b)
@@ -182,18 +203,26 @@ static int build_tree(struct flame *fl)
 
 		leaf->own = sat_add(leaf->own, row->value);
 		leaf->calls = sat_add(leaf->calls, row->calls);
+		leaf->own_b = sat_add(leaf->own_b, row->before);
 	}
 	free(path);
 	/* widths: children come after their parent */
 	for (size_t i = fl->nr_nodes; i-- > 0;) {
 		struct node *nd = &fl->nodes[i];
 
-		if (fl->mode == FLAME_SELF || i == 0)
+		if (fl->mode == FLAME_SELF || i == 0) {
 			nd->total = sat_add(nd->own, nd->child_sum);
-		else
+			nd->total_b = sat_add(nd->own_b, nd->child_sum_b);
+		} else {
 			nd->total = nd->own > nd->child_sum ? nd->own : nd->child_sum;
-		if (nd->parent >= 0)
-			fl->nodes[nd->parent].child_sum = sat_add(fl->nodes[nd->parent].child_sum, nd->total);
+			nd->total_b = nd->own_b > nd->child_sum_b ? nd->own_b : nd->child_sum_b;
+		}
+		if (nd->parent >= 0) {
+			struct node *p = &fl->nodes[nd->parent];
+
+			p->child_sum = sat_add(p->child_sum, nd->total);
+			p->child_sum_b = sat_add(p->child_sum_b, nd->total_b);
+		}
 	}
 	/* positions (in value units): siblings side by side from their parent's start */
 	for (size_t i = 1; i < fl->nr_nodes; i++) {
@@ -218,6 +247,30 @@ static void frame_colour(const char *name, int rgb[3])
 	rgb[0] = 205 + (int)(50 * v3);
 	rgb[1] = (int)(230 * v1);
 	rgb[2] = (int)(55 * v2);
+}
+
+/*
+ * A differential frame's colour: the change of its value per second, relative to
+ * the larger of the two rates (-1 gone .. +1 new), as red (grown) or blue (shrunk),
+ * the deeper the larger; grey within 1%. *change: that fraction.
+ */
+static void diff_colour(const struct flame *fl, const struct node *nd, int rgb[3], double *change)
+{
+	double ra = fl->after_s > 0 ? nd->total / fl->after_s : 0;
+	double rb = fl->before_s > 0 ? nd->total_b / fl->before_s : 0;
+	double top = ra > rb ? ra : rb, d = top > 0 ? (ra - rb) / top : 0;
+	int pale = (int)(230 - 200 * (d < 0 ? -d : d));
+
+	*change = d;
+	if (d > -0.01 && d < 0.01) {
+		rgb[0] = rgb[1] = rgb[2] = 225;
+	} else if (d > 0) {
+		rgb[0] = 255;
+		rgb[1] = rgb[2] = pale;
+	} else {
+		rgb[0] = rgb[1] = pale;
+		rgb[2] = 255;
+	}
 }
 
 static void value_text(char *buf, size_t size, const struct flame_style *st, int64_t v)
@@ -304,22 +357,32 @@ static const char script[] =
 	"})();\n";
 
 /* One frame; base: the y of the root frame's bottom edge. */
-static void write_frame(FILE *f, const struct node *nd, const struct flame_style *st,
-			double total, int base)
+static void write_frame(FILE *f, const struct flame *fl, const struct node *nd,
+			const struct flame_style *st, double total, int base)
 {
-	double scale = (WIDTH - 2 * XPAD) / total;
+	double scale = (WIDTH - 2 * XPAD) / total, change = 0;
 	double x = XPAD + nd->x * scale, w = nd->total * scale;
 	int y = base - (nd->depth + 1) * FRAME_H;
 	char value[64];
 	int rgb[3];
 
-	frame_colour(nd->name, rgb);
+	if (fl->diff)
+		diff_colour(fl, nd, rgb, &change);
+	else
+		frame_colour(nd->name, rgb);
 	value_text(value, sizeof(value), st, nd->total);
-	fprintf(f, "<g class=\"f\" data-v=\"%lld\"><title>", (long long)nd->total);
+	fprintf(f, "<g class=\"f\" data-v=\"%lld\"", (long long)nd->total);
+	if (fl->diff)
+		fprintf(f, " data-b=\"%lld\"", (long long)nd->total_b);
+	fputs("><title>", f);
 	svg_put(f, nd->name, 4096);
-	fprintf(f, " (%s, %.2f%%", value, 100.0 * nd->total / total);
+	fprintf(f, " (%s%s, %.2f%%", fl->diff ? "after " : "", value, 100.0 * nd->total / total);
 	if (nd->calls)
 		fprintf(f, ", %lld call%s", (long long)nd->calls, nd->calls == 1 ? "" : "s");
+	if (fl->diff) {
+		value_text(value, sizeof(value), st, nd->total_b);
+		fprintf(f, "; before %s; per second %+.1f%% of the larger", value, 100 * change);
+	}
 	fprintf(f, ")</title><rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" "
 		"fill=\"rgb(%d,%d,%d)\" rx=\"2\" ry=\"2\"/>", x, y, w, FRAME_H - 1, rgb[0], rgb[1], rgb[2]);
 	size_t fit = (size_t)(w / (FONT * FONT_W));
@@ -379,7 +442,7 @@ int flame_write_svg(struct flame *fl, FILE *f, const struct flame_style *st)
 	fputs("<g id=\"frames\">\n", f);
 	for (size_t i = 0; i < fl->nr_nodes; i++)
 		if (fl->nodes[i].drawn)
-			write_frame(f, &fl->nodes[i], st, total, height - bottom_pad);
+			write_frame(f, fl, &fl->nodes[i], st, total, height - bottom_pad);
 	fputs("</g>\n</g>\n<script type=\"text/ecmascript\"><![CDATA[\n", f);
 	fprintf(f, "var W = %d, XP = %d, FS = %d, FW = %.2f;\n", WIDTH, XPAD, FONT, FONT_W);
 	fputs(script, f);

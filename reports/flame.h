@@ -45,6 +45,17 @@ void flame_free(struct flame *fl);
  * 0, or -1 out of memory. */
 int flame_add(struct flame *fl, const char *path, char sep, int64_t value, int64_t calls);
 
+/*
+ * A differential flame graph (`ftana diff --svg`): the BEFORE side's paths are added
+ * with flame_add_before, the AFTER side's with flame_add. Widths stay AFTER's; each
+ * frame's colour is the change of its value per second of each side's window
+ * (flame_set_diff: red grown, blue shrunk, grey the same), its title and data-b hold
+ * BEFORE's value too. A frame only BEFORE has (AFTER's width 0) is not drawn: the
+ * picture with the sides swapped shows it. 0, or -1 out of memory.
+ */
+int flame_add_before(struct flame *fl, const char *path, char sep, int64_t value);
+void flame_set_diff(struct flame *fl, double before_s, double after_s);
+
 /* The SVG document to f. 0, or -1 out of memory. */
 int flame_write_svg(struct flame *fl, FILE *f, const struct flame_style *style);
 

@@ -14,7 +14,12 @@
 #  - without REPORT, the page of sections: a capture with itself changes nothing in
 #    any section; each section's rows are those of its report diffed alone; a section
 #    the captures cannot answer says so; runqlat --summary's percentiles are not keys
-#    (the rows join on comm alone: one row per command).
+#    (the rows join on comm alone: one row per command);
+#  - --svg, a differential flame graph: a capture with itself is all grey, each frame's
+#    before (data-b) equal to its after (data-v); two windows of one capture hold, at
+#    the root, the whole capture's samples between them (`report stacks --folded`);
+#    a frame only AFTER has is red; -o onto an input, --svg of a report without stacks
+#    or without a REPORT: refused in one line.
 . "$(dirname "$0")/lib.sh"
 FTANA=${FTANA:-$ROOT_DIR/$BUILD/san/ftana}
 require_bin "$FTANA"
@@ -141,4 +146,40 @@ for bad in "--csv|needs a REPORT" "--value calls|needs a REPORT"; do
 	assert_eq "page refused: $args: exit 1" 1 "$?"
 	assert_one_line_error "page refused: $args: one line" "$tmp/err" "$want"
 done
+# ------------------------------------------------------------- --svg
+cp "$ROOT_DIR/samples/block-dd-stacks.ftz" "$tmp/"
+bs=$tmp/block-dd-stacks.ftz
+frames() { python3 -c '
+import re, sys
+svg = open(sys.argv[1]).read()
+for m in re.finditer(r"<g class=\"f\" data-v=\"(\d+)\" data-b=\"(\d+)\"><title>([^<]*)</title><rect [^>]*fill=\"rgb\(([0-9,]+)\)\"", svg):
+    print(m.group(1), m.group(2), m.group(4), m.group(3).split(" (")[0])' "$1"; }
+"$FTANA" diff "$s" "$s" offcpu --svg -o "$tmp/same.svg" 2>"$tmp/err"
+assert_eq "--svg, a capture with itself: exit" 0 "$?"
+frames "$tmp/same.svg" >"$tmp/same.txt"
+assert_ge "--svg, a capture with itself: frames" 10 "$(wc -l <"$tmp/same.txt")"
+assert_eq "--svg, a capture with itself: frames not grey, or before != after" 0 \
+	"$(awk '$1 != $2 || $3 != "225,225,225"' "$tmp/same.txt" | wc -l)"
+whole=$("$FTANA" report stacks --folded "$bs" | awk '{ s += $NF } END { print s }')
+mid=$("$FTANA" sql "$bs" "SELECT (min(ts) + max(ts)) / 2 / 1e9 FROM events" --csv | tail -n 1)
+"$FTANA" diff "$bs" "$bs" stacks --svg --before-until "$mid" --after-since "$mid" >"$tmp/halves.svg" 2>"$tmp/err"
+assert_eq "--svg, two halves: exit" 0 "$?"
+frames "$tmp/halves.svg" | awk '$4 == "all"' >"$tmp/root.txt"
+assert_eq "--svg, two halves: their samples at the root add up to the capture's" "$whole" \
+	"$(awk '{ print $1 + $2 }' "$tmp/root.txt")"
+"$FTANA" diff "$s" "$bs" stacks --svg -o "$tmp/d.svg" 2>"$tmp/err"
+assert_eq "--svg, a frame only AFTER has is red" 0 \
+	"$(frames "$tmp/d.svg" | awk '$2 == 0 && $1 > 0 && $3 !~ /^255,/' | wc -l)"
+assert_ge "--svg, frames only AFTER has" 1 "$(frames "$tmp/d.svg" | awk '$2 == 0 && $1 > 0' | wc -l)"
+assert_eq "--svg: well-formed XML" ok "$(python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1]); print("ok")' "$tmp/d.svg" 2>&1)"
+for bad in "stacks --svg -o $bs|" "syscount --svg|folds no stacks" "--svg|needs a REPORT" \
+	"stacks --svg --csv|picture" "stacks -o $tmp/x.svg|give --svg"; do
+	args=${bad%%|*} want=${bad#*|}
+	# shellcheck disable=SC2086
+	"$FTANA" diff "$s" "$bs" $args >/dev/null 2>"$tmp/err"
+	assert_eq "--svg refused: $args: exit 1" 1 "$?"
+	assert_one_line_error "--svg refused: $args: one line" "$tmp/err" "$want"
+done
+assert_eq "--svg refused: the input is untouched" "$(sha256sum <"$ROOT_DIR/samples/block-dd-stacks.ftz")" \
+	"$(sha256sum <"$bs")"
 finish
