@@ -596,6 +596,21 @@ static bool array_bytes(struct tep_handle *tep, const struct tep_format_field *f
 	return *off >= 0 && *len >= 0 && *off + *len <= size;
 }
 
+bool tep_guard_fields_inside(struct tep_event *event, const void *data, int size)
+{
+	const struct tep_format_field *lists[2] = { event->format.common_fields, event->format.fields };
+
+	for (int l = 0; l < 2; l++)
+		for (const struct tep_format_field *f = lists[l]; f; f = f->next) {
+			int64_t off, len;
+
+			if ((f->flags & TEP_FIELD_IS_DYNAMIC) ? !array_bytes(event->tep, f, data, size, &off, &len) :
+			    f->offset < 0 || f->size < 0 || (int64_t)f->offset + f->size > size)
+				return false;
+		}
+	return true;
+}
+
 static void print_text(struct trace_seq *s, const unsigned char *p, int64_t len)
 {
 	for (int64_t i = 0; i < len && p[i]; i++) {

@@ -194,6 +194,16 @@ static enum how_printed how_to_print(const struct tpoint *tp, const struct tep_e
 	return tep_guard_print_fmt_removed(event) ? PRINT_FIELDS : PRINT_FULL;
 }
 
+/* How this record is printed: by our own code when a field of its format lies outside
+ * it (libtraceevent would print bytes from beyond the record). */
+static enum how_printed how_to_print_record(const struct tpoint *tp, const struct dec_event *ev)
+{
+	enum how_printed how = how_to_print(tp, ev->event);
+
+	return how != PRINT_OWN && !tep_guard_fields_inside(ev->event, ev->record->data, ev->record->size) ?
+	       PRINT_OWN : how;
+}
+
 /*
  * One line as the kernel ends it: text that brought its own newline gets no second.
  * Comms and string fields come from the capture: control characters are escaped
@@ -241,7 +251,7 @@ static void own_header(struct tpoint *tp, const struct dec_event *ev)
 static void print_one(struct tpoint *tp, const struct dec_event *ev, const char *text)
 {
 	struct tep_handle *tep = dec_tep(tp->d);
-	enum how_printed how = how_to_print(tp, ev->event);
+	enum how_printed how = how_to_print_record(tp, ev);
 
 	trace_seq_reset(&tp->s);
 	if (how == PRINT_OWN) {
@@ -322,8 +332,10 @@ static void row_one(struct tpoint *tp, const struct dec_event *ev, int pid)
 {
 	struct tep_handle *tep = dec_tep(tp->d);
 
+	enum how_printed how = how_to_print_record(tp, ev);
+
 	trace_seq_reset(&tp->s);
-	if (how_to_print(tp, ev->event) == PRINT_FULL) {
+	if (how == PRINT_FULL) {
 		tep_guard_enter(tp->p, tp->pos, ev->event);
 		tep_print_event(tep, &tp->s, ev->record, "%s", TEP_PRINT_INFO);
 		tep_guard_leave(tp->p);
@@ -334,8 +346,7 @@ static void row_one(struct tpoint *tp, const struct dec_event *ev, int pid)
 	size_t n = strlen(tp->s.buffer);
 	while (n && tp->s.buffer[n - 1] == '\n')
 		tp->s.buffer[--n] = '\0';
-	put_row(tp, ev, pid, ev->event->name, tp->s.buffer + (how_to_print(tp, ev->event) != PRINT_FULL &&
-							     tp->s.buffer[0] == ' '));
+	put_row(tp, ev, pid, ev->event->name, tp->s.buffer + (how != PRINT_FULL && tp->s.buffer[0] == ' '));
 }
 
 /* CSV/JSON: a kernel stack as one row, "<stack trace> => f => ...". */

@@ -72,11 +72,11 @@ static void times_ns_and_unknown_units(void **state)
 	(void)state;
 	/* times of day to the ns (typed back to --since), _ns none, no unit: as shown (<= 6),
 	 * integers in a column of reals padded to its decimals, a negative zero unsigned */
-	expect("SELECT 3.2616649 AS time_s, 1.5 AS dur_ns, 0.5 AS ratio, 7 AS mb_s "
+	expect("SELECT 3.2616649 AS time_s, 1.5 AS dur_ns, 0.5 AS share, 7 AS mb_s "
 	       "UNION ALL SELECT 12.000000001, 2.0, 0.1234567891, 2.5 "
 	       "UNION ALL SELECT -0.0000000001, 3, 1, 0",
 	       PRINT_UNITS,
-	       "time_s        dur_ns  ratio     mb_s\n"
+	       "time_s        dur_ns  share     mb_s\n"
 	       " 3.261664900       2  0.500000  7.000\n"
 	       "12.000000001       2  0.123457  2.500\n"
 	       " 0.000000000       3  1.000000  0.000\n");

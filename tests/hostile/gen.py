@@ -166,7 +166,10 @@ def field_layouts():
         n += 1
     checks = [(f"sql:select count(*) from {ev} where big is not null", "0,1", 0, 0,
                "out=^ *0 *$|no such (column|table)") for ev, _ in specs[:2]]
-    case("field_layouts", cap.build(), standard(n) + checks)
+    # tpoint: libtraceevent would print bytes from outside the record (a different
+    # number each run): ftana prints those records' fields by its own code
+    case("field_layouts", cap.build(),
+         standard(n, "stdout=offset_4g: big=<outside the record>") + checks)
 
 
 def pid_size3():
