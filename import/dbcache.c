@@ -542,6 +542,14 @@ sqlite3 *dbcache_open(const char *path, const struct import_types *types, bool *
 		db = open_db(path, false);
 		if (db) {
 			given_db_budget(db, &src);
+			/* every command reads meta first: say what the file is, not "no such
+			 * table: meta" without its name */
+			if (!db_has_table(db, "meta")) {
+				msg_error("%s: a SQLite database, but not one ftana made (no meta table)",
+					  path);
+				sqlite3_close(db);
+				return NULL;
+			}
 			*damaged = warn_damage(db, path);
 		}
 		return db;

@@ -91,4 +91,15 @@ for cmd in "report summary" "report runqlat" "report tpoint" "report execsnoop" 
 		"$( { [ $rc = 0 ] || { [ $rc = 1 ] && [ "$(grep -c . "$tmp/err")" = 1 ]; }; } &&
 		    ! grep -q 'out of memory' "$tmp/err" && echo ok || { echo "exit $rc:"; cat "$tmp/err"; })"
 done
+# ------------------------------------------------------------- a SQLite file ftana did not make
+python3 -c 'import sqlite3, sys; d = sqlite3.connect(sys.argv[1]); d.execute("CREATE TABLE t (x)"); d.commit()' "$tmp/other.db"
+for cmd in "info" "sql|SELECT 1" "report summary" "report iolat"; do
+	IFS='|' read -r -a words <<<"$cmd"
+	# shellcheck disable=SC2206
+	sub=(${words[0]})
+	"$FTANA" "${sub[@]}" "$tmp/other.db" "${words[@]:1}" >/dev/null 2>"$tmp/err"
+	assert_eq "a SQLite file without meta, ${words[0]}: exit" 1 "$?"
+	assert_one_line_error "a SQLite file without meta, ${words[0]}: names it" "$tmp/err" \
+		"other.db: a SQLite database, but not one ftana made"
+done
 finish
