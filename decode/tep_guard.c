@@ -596,11 +596,11 @@ static bool array_bytes(struct tep_handle *tep, const struct tep_format_field *f
 	return *off >= 0 && *len >= 0 && *off + *len <= size;
 }
 
-bool tep_guard_fields_inside(struct tep_event *event, const void *data, int size)
+bool tep_guard_fields_inside(struct tep_event *event, const void *data, int size, bool own)
 {
 	const struct tep_format_field *lists[2] = { event->format.common_fields, event->format.fields };
 
-	for (int l = 0; l < 2; l++)
+	for (int l = 0; l < 1 + own; l++)
 		for (const struct tep_format_field *f = lists[l]; f; f = f->next) {
 			int64_t off, len;
 

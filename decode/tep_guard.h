@@ -148,12 +148,14 @@ void tep_guard_print_fields(struct trace_seq *s, struct tep_event *event, const 
 		     int size);
 
 /*
- * Does every field of the event (common ones too; a __data_loc's bytes too) lie inside
- * this record of SIZE bytes? libtraceevent reads a field where its format says,
- * whatever the record's size: a format from the file with a field past it made
- * `report tpoint` print bytes from outside the record (a different number each run).
+ * Does every common field of the event, and with OWN its own fields too (a
+ * __data_loc's bytes too), lie inside this record of SIZE bytes? libtraceevent reads
+ * a field where its format says, whatever the record's size: a format from the file
+ * with a field past it made `report tpoint` print bytes from outside the record (a
+ * different number each run). (A kernel stack's record is shorter than its format's
+ * caller[8]: its line reads only the common fields.)
  */
-bool tep_guard_fields_inside(struct tep_event *event, const void *data, int size);
+bool tep_guard_fields_inside(struct tep_event *event, const void *data, int size, bool own);
 
 /* Read an integer field of 1, 2, 4 or 8 bytes inside the record. */
 bool tep_guard_read_field(struct tep_handle *tep, const struct tep_format_field *f, const void *data,

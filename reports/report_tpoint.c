@@ -194,14 +194,25 @@ static enum how_printed how_to_print(const struct tpoint *tp, const struct tep_e
 	return tep_guard_print_fmt_removed(event) ? PRINT_FIELDS : PRINT_FULL;
 }
 
-/* How this record is printed: by our own code when a field of its format lies outside
- * it (libtraceevent would print bytes from beyond the record). */
-static enum how_printed how_to_print_record(const struct tpoint *tp, const struct dec_event *ev)
+/*
+ * How this record is printed: by our own code where a field of its format lies outside
+ * it (libtraceevent would print bytes from beyond the record): the line's header when
+ * a common field does, the text when one of the event's own does (and TEXT, the
+ * stack's line, reads none of them).
+ */
+static enum how_printed how_to_print_record(const struct tpoint *tp, const struct dec_event *ev,
+					    const char *text)
 {
 	enum how_printed how = how_to_print(tp, ev->event);
+	const void *data = ev->record->data;
+	int size = ev->record->size;
 
-	return how != PRINT_OWN && !tep_guard_fields_inside(ev->event, ev->record->data, ev->record->size) ?
-	       PRINT_OWN : how;
+	if (how == PRINT_OWN)
+		return how;
+	if (!tep_guard_fields_inside(ev->event, data, size, false))
+		return PRINT_OWN;
+	return how == PRINT_FULL && !text && !tep_guard_fields_inside(ev->event, data, size, true) ?
+	       PRINT_FIELDS : how;
 }
 
 /*
@@ -251,7 +262,7 @@ static void own_header(struct tpoint *tp, const struct dec_event *ev)
 static void print_one(struct tpoint *tp, const struct dec_event *ev, const char *text)
 {
 	struct tep_handle *tep = dec_tep(tp->d);
-	enum how_printed how = how_to_print_record(tp, ev);
+	enum how_printed how = how_to_print_record(tp, ev, text);
 
 	trace_seq_reset(&tp->s);
 	if (how == PRINT_OWN) {
@@ -332,7 +343,7 @@ static void row_one(struct tpoint *tp, const struct dec_event *ev, int pid)
 {
 	struct tep_handle *tep = dec_tep(tp->d);
 
-	enum how_printed how = how_to_print_record(tp, ev);
+	enum how_printed how = how_to_print_record(tp, ev, NULL);
 
 	trace_seq_reset(&tp->s);
 	if (how == PRINT_FULL) {

@@ -64,9 +64,11 @@ static char *escape(const char *s, size_t n, bool csv)
 	return text_escape_n(s, n, csv ? TEXT_KEEP_LINES : TEXT_KEEP_NONE);
 }
 
+/* x'..': "x'", two digits a byte, "'" and the NUL (fuzz_db found the NUL one byte
+ * past a buffer of 2n + 3). */
 static char *hex(const unsigned char *p, int n)
 {
-	char *s = malloc(2 * n + 3);
+	char *s = n >= 0 ? malloc(2 * (size_t)n + 4) : NULL;
 
 	if (!s)
 		return NULL;

@@ -103,6 +103,14 @@ static void integer_columns_and_text_alone(void **state)
 	       "      12  yy\n");
 }
 
+static void blobs_as_hex(void **state)
+{
+	(void)state;
+	/* x'..' with its closing quote and NUL inside the buffer (ASan: fuzz_db found it
+	 * one byte past), the empty blob too */
+	expect("SELECT x'00ff7f' AS b UNION ALL SELECT x''", 0, "b\nx'00ff7f'\nx''\n");
+}
+
 static void csv_json_in_full(void **state)
 {
 	(void)state;
@@ -123,6 +131,7 @@ int main(void)
 		cmocka_unit_test(times_ns_and_unknown_units),
 		cmocka_unit_test(durations_and_rates_in_s),
 		cmocka_unit_test(integer_columns_and_text_alone),
+		cmocka_unit_test(blobs_as_hex),
 		cmocka_unit_test(csv_json_in_full),
 	};
 
