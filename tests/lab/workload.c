@@ -327,8 +327,9 @@ static int do_faults(char **argv)
 				return 1;
 			printf("reopen fd=%d\n", f.fd);
 		} else if (!strcmp(line, "quit")) {
+			/* the answer before the exit: drive takes an exit without it for a death */
 			printf("quit\n");
-			return 0;
+			return fflush(stdout) == 0 ? 0 : 1;
 		} else {
 			fprintf(stderr, "workload: faults: unknown command '%s'\n", line);
 			return 2;

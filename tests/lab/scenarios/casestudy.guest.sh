@@ -73,7 +73,9 @@ n=\$(wc -l < $OUT/workload.out)
 echo "\$*" > $ctl
 i=0
 while [ "\$(wc -l < $OUT/workload.out)" -le "\$n" ]; do
-	grep -qs '^State:.[^Z]' /proc/$wl_pid/status || { echo "drive: the workload exited: \$(cat $OUT/workload.err)" >&2; exit 1; }
+	# gone: an answer it wrote as it ended still counts (quit's)
+	grep -qs '^State:.[^Z]' /proc/$wl_pid/status || [ "\$(wc -l < $OUT/workload.out)" -gt "\$n" ] ||
+		{ echo "drive: the workload exited: \$(cat $OUT/workload.err)" >&2; exit 1; }
 	i=\$((i + 1))
 	[ \$i -le 1200 ] || { echo "drive: no answer to '\$*'" >&2; exit 1; }
 	sleep 0.05
@@ -89,9 +91,29 @@ cat /sys/block/$DISK/queue/read_ahead_kb > ra_tuned_kb
 
 # step NAME COMMAND...: one capture around one command to the workload, with the disk's
 # counters before and after, ftrec's own output and the workload's answer.
+# settle: wait (at most 5 s) until the disk has nothing in flight and read nothing new for
+# 0.3 s. The disk's counters bracket a whole step while ftrec traces only inside it: an
+# earlier touch's readahead still arriving counted 8 reads in case01's counters that no
+# capture could hold (the staging check saw 40960 sectors for 32768).
+settle() {
+	s=0 still=0 last=
+	while [ $s -lt 50 ] && [ $still -lt 3 ]; do
+		now=$(cat /sys/block/$DISK/stat)
+		if [ "$(cat /sys/block/$DISK/inflight)" = "$(printf '%8d %8d' 0 0)" ] && [ "$now" = "$last" ]; then
+			still=$((still + 1))
+		else
+			still=0
+		fi
+		last=$now
+		s=$((s + 1))
+		sleep 0.1
+	done
+}
+
 step() {
 	name=$1
 	shift
+	settle
 	cat /sys/block/$DISK/stat > "$name.stat_before"
 	(capture "$name" "$@") > "$name.out" 2>&1
 	rc=$?
