@@ -598,16 +598,14 @@ static bool array_bytes(struct tep_handle *tep, const struct tep_format_field *f
 
 bool tep_guard_fields_inside(struct tep_event *event, const void *data, int size, bool own)
 {
-	const struct tep_format_field *lists[2] = { event->format.common_fields, event->format.fields };
+	for (const struct tep_format_field *f = own ? event->format.fields : event->format.common_fields;
+	     f; f = f->next) {
+		int64_t off, len;
 
-	for (int l = 0; l < 1 + own; l++)
-		for (const struct tep_format_field *f = lists[l]; f; f = f->next) {
-			int64_t off, len;
-
-			if ((f->flags & TEP_FIELD_IS_DYNAMIC) ? !array_bytes(event->tep, f, data, size, &off, &len) :
-			    f->offset < 0 || f->size < 0 || (int64_t)f->offset + f->size > size)
-				return false;
-		}
+		if ((f->flags & TEP_FIELD_IS_DYNAMIC) ? !array_bytes(event->tep, f, data, size, &off, &len) :
+		    f->offset < 0 || f->size < 0 || (int64_t)f->offset + f->size > size)
+			return false;
+	}
 	return true;
 }
 

@@ -148,8 +148,8 @@ void tep_guard_print_fields(struct trace_seq *s, struct tep_event *event, const 
 		     int size);
 
 /*
- * Does every common field of the event, and with OWN its own fields too (a
- * __data_loc's bytes too), lie inside this record of SIZE bytes? libtraceevent reads
+ * Does every common field of the event (with OWN: every field of its own instead, a
+ * __data_loc's bytes too) lie inside this record of SIZE bytes? libtraceevent reads
  * a field where its format says, whatever the record's size: a format from the file
  * with a field past it made `report tpoint` print bytes from outside the record (a
  * different number each run). (A kernel stack's record is shorter than its format's

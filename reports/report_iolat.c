@@ -163,9 +163,6 @@ static int prepare_tables(struct report_ctx *ctx)
 	return iolat_views(db);
 }
 
-#define BLOCK_RQ_COLUMNS "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, dev, sector, " \
-			 "nr_sector, bytes, rwbs, comm, cmd"
-
 int iolat_views(sqlite3 *db)
 {
 	if (db_stand_in(db, "block_rq_insert", BLOCK_RQ_COLUMNS) ||

@@ -198,7 +198,7 @@ static enum how_printed how_to_print(const struct tpoint *tp, const struct tep_e
  * How this record is printed: by our own code where a field of its format lies outside
  * it (libtraceevent would print bytes from beyond the record): the line's header when
  * a common field does, the text when one of the event's own does (and TEXT, the
- * stack's line, reads none of them).
+ * stack's line, reads none of them). Each list is checked once.
  */
 static enum how_printed how_to_print_record(const struct tpoint *tp, const struct dec_event *ev,
 					    const char *text)
@@ -342,7 +342,6 @@ static void put_row(struct tpoint *tp, const struct dec_event *ev, int pid, cons
 static void row_one(struct tpoint *tp, const struct dec_event *ev, int pid)
 {
 	struct tep_handle *tep = dec_tep(tp->d);
-
 	enum how_printed how = how_to_print_record(tp, ev, NULL);
 
 	trace_seq_reset(&tp->s);

@@ -27,10 +27,8 @@ static const struct { const char *system, *table, *columns; } stand_ins[] = {
 	{ "sched", "sched_process_exit", "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, comm, field_pid, prio" },
 	{ "signal", "signal_generate", "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, sig, errno, code, comm, "
 				      "field_pid, \"group\", result" },
-	{ "block", "block_rq_issue", "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, dev, sector, nr_sector, "
-				    "bytes, rwbs, comm, cmd" },
-	{ "block", "block_rq_insert", "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, dev, sector, nr_sector, "
-				     "bytes, rwbs, comm, cmd" },
+	{ "block", "block_rq_issue", BLOCK_RQ_COLUMNS },
+	{ "block", "block_rq_insert", BLOCK_RQ_COLUMNS },
 	{ "syscalls", "sys_enter_exit_group", "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, __syscall_nr, error_code" },
 	{ "syscalls", "sys_enter_exit", "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, __syscall_nr, error_code" },
 	{ "syscalls", "sys_enter_openat", "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, __syscall_nr, dfd, "

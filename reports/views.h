@@ -22,6 +22,11 @@ extern const struct report_views views_stacks;      /* stack_folded (report_stac
 extern const struct report_views views_snoop;       /* execs, opens, kills, ... (snoop.c) */
 extern const struct report_views views_sched;       /* oncpu, runq_waits, offcpu (sched_common.c) */
 
+/* The columns of a stand-in for block_rq_insert / block_rq_issue (a capture without
+ * them): what the io and io_sizes views read. */
+#define BLOCK_RQ_COLUMNS "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, dev, sector, " \
+			 "nr_sector, bytes, rwbs, comm, cmd"
+
 /* The builders reports call themselves; 0, or -1 after an error. */
 int iolat_views(sqlite3 *db);      /* with stand-ins for block_rq_insert and lost_events, and
 				      the pairs derived into TEMP when the database lacks them */
