@@ -3,7 +3,9 @@
  * reset.c - `ftrec reset`: undo what killed ftrec processes left behind.
  * Replays the undo state files of dead ftrec processes (top-level changes,
  * kprobes, kptr_restrict, their instance), then removes any instance named
- * ftrec-<pid> whose pid is not a live ftrec. Live recordings are not touched.
+ * ftrec-<pid> whose pid is not a live ftrec. Live recordings are not touched,
+ * even where their pid is not ours to see (state file locks, and the kernel's
+ * EBUSY for an instance whose buffer a reader holds).
  * What it did is its output (stdout, a line each); what failed, msg_error.
  */
 #include <dirent.h>
@@ -46,16 +48,28 @@ static int replay_dir(const char *dir, int *done, int *failed)
 	return 0;
 }
 
-/* An instance of a dead ftrec: stop it, then remove it (its events go with it). */
+/*
+ * An instance of a dead ftrec: removed (the kernel disables its events with it).
+ * Nothing is written into it first: the kernel refuses the rmdir (EBUSY) while a
+ * reader has its buffer open, which is how a live recording we cannot see (its
+ * pid in another PID namespace, its state file elsewhere) is told apart, and it
+ * must be left recording. Returns 1 removed, 0 left alone, -1 failed.
+ */
 static int remove_instance(const char *root, const char *name)
 {
 	char p[PATH_MAX];
-	tfs_write(tfs_path(p, "%s/instances/%s/tracing_on", root, name), "0", false);
-	tfs_write(tfs_path(p, "%s/instances/%s/events/enable", root, name), "0", false);
-	if (rmdir(tfs_path(p, "%s/instances/%s", root, name)) < 0 && errno != ENOENT)
-		return msg_error_errno(errno, "rmdir %s", p);
-	printf("ftrec reset: removed instance %s\n", name);
-	return 0;
+	if (rmdir(tfs_path(p, "%s/instances/%s", root, name)) == 0) {
+		printf("ftrec reset: removed instance %s\n", name);
+		return 1;
+	}
+	if (errno == ENOENT)
+		return 0;
+	if (errno == EBUSY) {
+		printf("ftrec reset: instance %s is in use (a recording this process cannot see, in another PID namespace?): left alone\n",
+		       name);
+		return 0;
+	}
+	return msg_error_errno(errno, "rmdir %s", p);
 }
 
 static void remove_dead_instances(const char *root, int *done, int *failed)
@@ -69,9 +83,10 @@ static void remove_dead_instances(const char *root, int *done, int *failed)
 		char extra;
 		if (sscanf(e->d_name, "ftrec-%d%c", &pid, &extra) != 1 || undo_pid_is_live_ftrec(pid))
 			continue;
-		if (remove_instance(root, e->d_name) == 0)
+		int ret = remove_instance(root, e->d_name);
+		if (ret > 0)
 			(*done)++;
-		else
+		else if (ret < 0)
 			(*failed)++;
 	}
 	closedir(d);

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -60,11 +61,23 @@ struct undo_log *undo_open(void)
 			err = errno;
 			continue;
 		}
+		/*
+		 * Made under a name reset does not read, locked, then renamed: the state
+		 * file is locked from the moment it can be seen until its steps are undone,
+		 * which tells its owner alive across PID namespaces (undo_pid_is_live_ftrec).
+		 */
+		char fresh[PATH_MAX];
+		tfs_path(fresh, "%s/.ftrec-%d.undo.new", dirs[i], (int)getpid());
 		tfs_path(u->state_path, "%s/ftrec-%d.undo", dirs[i], (int)getpid());
-		u->fd = open(u->state_path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0600);
-		if (u->fd >= 0)
+		u->fd = open(fresh, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0600);
+		if (u->fd >= 0 && flock(u->fd, LOCK_EX | LOCK_NB) == 0 && rename(fresh, u->state_path) == 0)
 			return u;
 		err = errno;
+		if (u->fd >= 0) {
+			unlink(fresh);
+			close(u->fd);
+			u->fd = -1;
+		}
 	}
 	msg_error("cannot create undo state file in %s: %s", dirs[0], strerror(err));
 	free(u);
@@ -409,10 +422,11 @@ int undo_finish(struct undo_log *u)
 	int failed = replay_all(u->steps, u->n);
 	free(u->steps);
 	if (u->fd >= 0) {
-		close(u->fd);
-		/* Keep the state file when something could not be restored: `ftrec reset` retries. */
+		/* Keep the state file when something could not be restored: `ftrec reset` retries.
+		 * Unlinked before the close drops its lock, so no reset replays it twice. */
 		if (!failed)
 			unlink(u->state_path);
+		close(u->fd);
 	}
 	free(u);
 	return failed;
@@ -452,15 +466,44 @@ int undo_replay_file(const char *state_file)
 	return failed;
 }
 
+/* Does a live process hold this state file's lock? (flock belongs to the file, so
+ * an owner in another PID namespace counts: its pid means nothing here.) */
+static bool state_file_locked(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	bool locked = flock(fd, LOCK_SH | LOCK_NB) < 0 && errno == EWOULDBLOCK;
+	close(fd);
+	return locked;
+}
+
+static bool state_file_of_pid_locked(pid_t pid)
+{
+	const char *over = state_dir_override();
+	const char *dirs[] = { over ? over : undo_state_dirs[0], over ? NULL : undo_state_dirs[1], NULL };
+	char path[PATH_MAX];
+	for (int i = 0; dirs[i]; i++)
+		if (state_file_locked(tfs_path(path, "%s/ftrec-%d.undo", dirs[i], (int)pid)))
+			return true;
+	return false;
+}
+
 /*
- * A recording ftrec keeps its state file open until its cleanup is done, so
- * "pid holds ftrec-PID.undo open" tells a live owner from a dead one, whatever
- * the binary is called and even if the pid was reused since.
+ * A recording ftrec keeps its state file open and locked until its cleanup is
+ * done, so "pid holds ftrec-PID.undo open" tells a live owner from a dead one,
+ * whatever the binary is called and even if the pid was reused since; the lock
+ * does the same for an owner this process cannot see (another PID namespace
+ * sharing the state directory).
  */
 bool undo_pid_is_live_ftrec(pid_t pid)
 {
 	char dir[64], want[64];
-	if (pid <= 0 || (kill(pid, 0) < 0 && errno == ESRCH))
+	if (pid <= 0)
+		return false;
+	if (state_file_of_pid_locked(pid))
+		return true;
+	if (kill(pid, 0) < 0 && errno == ESRCH)
 		return false;
 	snprintf(dir, sizeof(dir), "/proc/%d/fd", (int)pid);
 	snprintf(want, sizeof(want), "/ftrec-%d.undo", (int)pid);

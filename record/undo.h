@@ -56,7 +56,8 @@ extern const char *const undo_state_dirs[];
 /* Replay a state file left by a dead ftrec and delete it. Returns failed steps or -errno. */
 int undo_replay_file(const char *state_file);
 
-/* Is pid a live ftrec process? (it holds its state file open: safe against pid reuse) */
+/* Is pid a live ftrec process? (it holds its state file open and locked: safe against
+ * pid reuse, and against an owner in another PID namespace that shares the state dir) */
 bool undo_pid_is_live_ftrec(pid_t pid);
 
 #endif /* RECORD_UNDO_H */

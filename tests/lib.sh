@@ -6,10 +6,16 @@ TESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT_DIR=$(cd "$TESTS_DIR/.." && pwd)
 BUILD=${BUILD:-build}
 FTREC=${FTREC:-$ROOT_DIR/$BUILD/san/ftrec}
+FTANA=${FTANA:-$ROOT_DIR/$BUILD/san/ftana}
 FTREC_STATIC=${FTREC_STATIC:-$ROOT_DIR/$BUILD/ftrec}
 FTZDUMP=${FTZDUMP:-$ROOT_DIR/$BUILD/ftzdump}
 TRACEFS=${TRACEFS:-/sys/kernel/tracing}
 FAILS=0
+# Every ftrec a test starts keeps its undo state file here (run.sh gives each test a
+# directory of its own), so a tracefs instance or state file is the test's own exactly
+# when its state file is here. Another tracer on the same kernel (a second test run, an
+# engineer's ftrec, a container's) has its state elsewhere and is left out of the checks.
+export FTREC_STATE_DIR=${FTREC_STATE_DIR:-${TMPDIR:-/tmp}/ftrec-tests-state}
 
 # Skip (exit 77, reason as the last stdout line) unless root with a writable tracefs.
 require_root_tracefs() {
@@ -66,12 +72,16 @@ assert_one_line_error() {
 }
 
 # Filter names "ftrec-PID[.undo]": drop those of live processes (other tests may be
-# recording at the same time); everything else passes.
+# recording at the same time) and those with no state file in FTREC_STATE_DIR (not
+# started by this test: another tracer on this kernel); everything else passes.
 dead_ftrec_or_other() {
 	local n pid
 	while read -r n; do
 		pid=${n#ftrec-}; pid=${pid%.undo}
-		if [ "$pid" != "$n" ] && [ -n "$pid" ] && [ -d "/proc/$pid" ]; then continue; fi
+		if [ "$pid" != "$n" ] && [ -n "$pid" ]; then
+			[ -d "/proc/$pid" ] && continue
+			[ -e "$FTREC_STATE_DIR/ftrec-$pid.undo" ] || continue
+		fi
 		echo "$n"
 	done
 }
@@ -134,7 +144,7 @@ assert_state_unchanged() {
 assert_no_leftovers() {
 	local inst; inst=$(ls "$TRACEFS/instances" 2>/dev/null | grep '^ftrec-' | dead_ftrec_or_other | tr '\n' ' ')
 	assert_eq "leftover ftrec instances" "" "$inst"
-	local st; st=$(ls /run/ftrec /tmp/ftrec 2>/dev/null | grep '\.undo$' | dead_ftrec_or_other | tr '\n' ' ')
+	local st; st=$(ls "$FTREC_STATE_DIR" 2>/dev/null | grep '\.undo$' | dead_ftrec_or_other | tr '\n' ' ')
 	assert_eq "leftover undo state files" "" "$st"
 }
 

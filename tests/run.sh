@@ -5,6 +5,9 @@
 # a lab that cannot run is a failure, never a silent skip.
 # As root, a shell test or the lab that leaves the top-level tracefs different from
 # how it found it fails, whatever it printed (snapshot_tracefs_state in tests/lib.sh).
+# Each test gets its own FTREC_STATE_DIR: the ftrec undo state files left there after
+# it (a recording still running, or killed and not reset) fail it, and only instances
+# with a state file there are its own (another tracer on this kernel is not).
 # Ends with one line: "N passed, N failed, N skipped".
 set -u
 cd "$(dirname "$0")/.."
@@ -27,9 +30,16 @@ run_one() { # name, command...
 	local name=$1; shift
 	local log; log=$(mktemp)
 	local t0=$SECONDS
+	FTREC_STATE_DIR=$(mktemp -d "${TMPDIR:-/tmp}/ftrec-state.XXXXXX")
 	[ -n "$watch_tracefs" ] && snapshot_tracefs_state >"$log.before"
 	"$@" >"$log" 2>&1
 	local rc=$?
+	local left; left=$(ls "$FTREC_STATE_DIR" | tr '\n' ' ')
+	if [ -n "$left" ]; then
+		echo "FAIL: $name left ftrec undo state (a recording still running, or killed and not reset): $left" >>"$log"
+		case $rc in 0 | 77) rc=1 ;; esac
+		"$FTREC" reset >/dev/null 2>&1
+	fi
 	if [ -n "$watch_tracefs" ]; then
 		if ! tracefs_state_settles "$log.before" "$log.diff" >/dev/null; then
 			{ echo "FAIL: $name left the top-level tracefs changed:"; sed 's/^/      | /' "$log.diff"; } >>"$log"
@@ -37,6 +47,7 @@ run_one() { # name, command...
 		fi
 		rm -f "$log.before" "$log.diff"
 	fi
+	rm -rf "$FTREC_STATE_DIR"
 	case $rc in
 	0) pass=$((pass + 1)); printf 'PASS  %-40s %3ds\n' "$name" $((SECONDS - t0)) ;;
 	77) skip=$((skip + 1)); printf 'SKIP  %-40s %s\n' "$name" "$(tail -n 1 "$log")" ;;
