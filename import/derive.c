@@ -349,15 +349,19 @@ bool derive_present(sqlite3 *db, const char *schema, const char *name)
 		return derive_io_present(db, schema);
 	if (!strcmp(name, "syscalls"))
 		return derive_syscalls_present(db, schema);
+	if (!strcmp(name, "syscall_totals"))
+		return derive_syscall_totals_present(db, schema);
 	return false;
 }
 
 const struct derivation derivations[] = {
 	{ "sched", (const char *const[]){ "sched:sched_switch", "sched:sched_wakeup",
-		"sched:sched_wakeup_new", "sched:sched_waking", NULL }, false, derive_sched },
+		"sched:sched_wakeup_new", "sched:sched_waking", NULL }, false, derive_sched, false, NULL },
 	{ "io", (const char *const[]){ "block:block_rq_insert", "block:block_rq_issue",
-		"block:block_rq_complete", NULL }, false, derive_io },
+		"block:block_rq_complete", NULL }, false, derive_io, false, NULL },
 	{ "syscalls", (const char *const[]){ "syscalls:sys_enter_*", "syscalls:sys_exit_*", NULL },
-	  true, derive_syscalls },
-	{ NULL, NULL, false, NULL },
+	  true, derive_syscalls, false, NULL },
+	{ "syscall_totals", (const char *const[]){ "syscalls:sys_enter_*", "syscalls:sys_exit_*", NULL },
+	  true, NULL, true, "syscalls" },
+	{ NULL, NULL, false, NULL, false, NULL },
 };

@@ -31,7 +31,12 @@ int derive_io(sqlite3 *db, const char *schema);
  * tasks. */
 int derive_syscalls(sqlite3 *db, const char *schema);
 
-/* Does SCHEMA already hold the outputs of derive_NAME ("sched", "io", "syscalls")? */
+/* An empty syscall_pairs in SCHEMA, for SQL over it where only syscall_totals were
+ * made (reports/snoop.c). 0, or -1 after msg_error. */
+int derive_syscall_pairs_empty(sqlite3 *db, const char *schema);
+
+/* Does SCHEMA already hold the outputs of derivation NAME ("sched", "io", "syscalls",
+ * "syscall_totals")? */
 bool derive_present(sqlite3 *db, const char *schema, const char *name);
 
 /*
@@ -39,13 +44,19 @@ bool derive_present(sqlite3 *db, const char *schema, const char *name);
  * input types the capture has are imported (import.c), except those made only when
  * asked (import.h import_types.derive): syscall pairs cost about as much as
  * importing the syscalls again, and only syscount, opensnoop and `ftana sql` read
- * them. Ends with an entry whose name is NULL.
+ * them; syscall_totals (syscall_names, syscall_totals, syscall_range) are what
+ * syscount reads without a time or CPU filter, made with the pairs or streamed
+ * without them. Ends with an entry whose name is NULL.
  */
 struct derivation {
 	const char *name;
 	const char *const *inputs;   /* SYSTEM:EVENT globs, NULL-terminated */
 	bool on_request;
-	int (*derive)(sqlite3 *db, const char *schema);
+	int (*derive)(sqlite3 *db, const char *schema); /* NULL: streamed */
+	/* Made by the import pass from the decoded events, its inputs not imported
+	 * (import_stream.c), unless the pass also makes made_by, which makes it too. */
+	bool streamed;
+	const char *made_by;
 };
 extern const struct derivation derivations[];
 

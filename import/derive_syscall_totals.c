@@ -43,7 +43,7 @@ void syscall_totals_init(struct syscall_totals *t)
 	t->valid = true;
 }
 
-static void give_up(struct syscall_totals *t)
+void syscall_totals_give_up(struct syscall_totals *t)
 {
 	t->valid = false;
 	pmap_free(&t->threads);
@@ -60,7 +60,7 @@ int syscall_totals_add(struct syscall_totals *t, int syscall, struct dint tid, c
 	if (!t->valid)
 		return 0;
 	if (ret && (ret->type != SQLITE_INTEGER || dur->type != SQLITE_INTEGER)) {
-		give_up(t);
+		syscall_totals_give_up(t);
 		return 0;
 	}
 	if (!(e = pmap_add(&t->threads, &k, &added)))
@@ -72,17 +72,33 @@ int syscall_totals_add(struct syscall_totals *t, int syscall, struct dint tid, c
 		e->paired++;
 		if ((error && __builtin_add_overflow(e->error_dur, dur->i, &e->error_dur)) ||
 		    __builtin_add_overflow(e->dur, dur->i, &e->dur)) {
-			give_up(t);
+			syscall_totals_give_up(t);
 			return 0;
 		}
 		e->errors += error;
 	}
 	if (t->threads.len > SYSCALL_TOTALS_MAX)
-		give_up(t);
+		syscall_totals_give_up(t);
 	return 0;
 }
 
-int syscall_totals_write(struct syscall_totals *t, sqlite3 *db, const char *schema, bool *valid)
+void syscall_totals_unpair(struct syscall_totals *t, int syscall, struct dint tid, int64_t ret, int64_t dur)
+{
+	struct total_key k = { syscall, tid.null ? 0 : tid.v, tid.null };
+	struct total *e = t->valid ? pmap_find(&t->threads, &k) : NULL;
+
+	if (!e || !e->paired)
+		return;
+	e->paired--;
+	e->dur -= dur;
+	if (ret >= -4095 && ret <= -1) {
+		e->errors--;
+		e->error_dur -= dur;
+	}
+}
+
+int syscall_totals_write(struct syscall_totals *t, sqlite3 *db, const char *schema, const int *number_of,
+			 bool *valid)
 {
 	struct drows r;
 	int rc = drows_open(&r, db, schema, "syscall_totals", 7);
@@ -94,7 +110,7 @@ int syscall_totals_write(struct syscall_totals *t, sqlite3 *db, const char *sche
 		if (!e)
 			continue;
 		c = drows_cells(&r);
-		dc_int(&c[0], (struct dint){ e->k.syscall, false });
+		dc_int(&c[0], (struct dint){ number_of ? number_of[e->k.syscall] : e->k.syscall, false });
 		dc_int(&c[1], (struct dint){ e->k.tid, e->k.null != 0 });
 		dc_int(&c[2], (struct dint){ e->calls, false });
 		dc_int(&c[3], (struct dint){ e->errors, false });

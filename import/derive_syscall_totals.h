@@ -22,9 +22,16 @@ void syscall_totals_init(struct syscall_totals *t);
  * cells (NULL when unpaired). 0, or -1 out of memory (msg_error). */
 int syscall_totals_add(struct syscall_totals *t, int syscall, struct dint tid, const struct dcell *ret,
 		       const struct dcell *dur);
-/* Into SCHEMA's syscall_totals (derive_syscalls.sql made it); *valid: whether the rows
+/* A row added paired that is unpaired after all (import_stream.c: a loss at its exit's
+ * time came after it): its ret and dur_ns, both integers, taken back. */
+void syscall_totals_unpair(struct syscall_totals *t, int syscall, struct dint tid, int64_t ret, int64_t dur);
+/* Some row the totals cannot stand for: none are written, syscall_range.totals is 0. */
+void syscall_totals_give_up(struct syscall_totals *t);
+/* Into SCHEMA's syscall_totals (derive_syscall_totals.sql made it), each syscall
+ * number_of[the number it was added with] (NULL: as added); *valid: whether the rows
  * stand for every call. 0, or -1 after msg_error. */
-int syscall_totals_write(struct syscall_totals *t, sqlite3 *db, const char *schema, bool *valid);
+int syscall_totals_write(struct syscall_totals *t, sqlite3 *db, const char *schema, const int *number_of,
+			 bool *valid);
 void syscall_totals_free(struct syscall_totals *t);
 
 #endif

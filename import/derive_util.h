@@ -98,5 +98,6 @@ int derive_end(sqlite3 *db, const char *name, int rc);
 /* derive_present (derive.h) of "io" and "syscalls": SCHEMA holds their tables. */
 bool derive_io_present(sqlite3 *db, const char *schema);
 bool derive_syscalls_present(sqlite3 *db, const char *schema);
+bool derive_syscall_totals_present(sqlite3 *db, const char *schema);
 
 #endif

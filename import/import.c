@@ -177,7 +177,7 @@ static int plan_pass(struct importer *im, const struct import_types *types)
 		if (im->base && !im->summary && t->nr_pairs)
 			DEC_TYPE_SET(im->deliver, id);
 	}
-	return rc;
+	return rc ? rc : stream_plan(im, types);
 }
 
 /* Asked for, or made whenever it can be (derive.h)? */
@@ -197,8 +197,8 @@ static int derive_ready(struct importer *im, const struct import_types *types)
 	for (const struct derivation *dv = derivations; dv->name; dv++) {
 		bool any = false, all = true;
 
-		if (!derive_wanted(dv, types) || derive_present(im->db, "main", dv->name))
-			continue;
+		if (!dv->derive || !derive_wanted(dv, types) || derive_present(im->db, "main", dv->name))
+			continue; /* (a streamed one is made by the pass) */
 		for (int i = 0; i < im->nr_tables && all; i++) {
 			const struct tep_event *ev = im->tables[i].event;
 			int id = ev->id;
@@ -247,17 +247,17 @@ static int run(struct importer *im, const char *db, bool show, const struct impo
 	if ((rc = im_prepare(im, "INSERT INTO lost_events VALUES (?,?,?)", &im->lost_insert)) ||
 	    (rc = im_prepare(im, "INSERT INTO stacks VALUES (?,?,?,?)", &im->stack_insert)))
 		return rc;
-	bool walk = im->base;
+	bool walk = im->base || im->stream;
 
 	for (size_t w = 0; w < DEC_TYPE_WORDS && !walk; w++)
 		walk = im->want[w] != 0;
-	if (walk) { /* a later pass for a derivation alone reads no event */
+	if (walk) { /* a later pass for a derivation from tables alone reads no event */
 		if ((rc = queue_start(im)))
 			return rc;
 		rc = pass_events(im, show);
 		int qrc = queue_finish(im);
 
-		if (rc || (rc = qrc))
+		if (rc || (rc = qrc) || (rc = stream_write(im)))
 			return rc;
 	}
 	res->events = dec_span(im->dec, &first, &last);
@@ -320,6 +320,7 @@ int import_capture(const char *const *inputs, size_t n, const char *db, enum imp
 	}
 	free(im.unsaid);
 	free(im.want);
+	stream_free(&im);
 	sqlite3_finalize(im.lost_insert);
 	sqlite3_finalize(im.stack_insert);
 	plan_free(&im);

@@ -74,6 +74,7 @@ struct importer {
 	struct queue *queue;    /* the writer thread of a pass (import_queue.c), or NULL */
 	bool progress_on;       /* the progress line is drawn, its last state still to come */
 	double progress_t0;
+	struct stream *stream;  /* a derivation made from the decoded events, or NULL */
 	bool said;              /* an error was said (im_error): the import fails with it */
 	char *unsaid;           /* the last error that cost one row only (im_sql_error_kept) */
 };
@@ -90,6 +91,9 @@ int plan_tables(struct importer *im);
 int plan_create(struct importer *im, struct etable *t);
 int plan_insert(struct importer *im, struct etable *t, uint64_t id, unsigned long long ts,
 		int cpu, const uint8_t *data, int size, int64_t stack_id);
+/* The integer a row gets for column c of this record: false when the row holds no
+ * integer there (c is not COL_INT, or lies outside the record: NULL). */
+bool plan_col_int(struct importer *im, const struct col *c, const uint8_t *data, int size, int64_t *v);
 /* The comms of the record's (pid, comm) pairs into the tasks map. */
 void plan_comms(struct importer *im, const struct etable *t, const uint8_t *data, int size);
 int plan_events_view(struct importer *im);
@@ -137,6 +141,19 @@ void pass_progress(struct importer *im, bool last);
 bool pass_stacks_possible(struct importer *im);
 /* A lost_events row (count -1: unknown). */
 int pass_note_loss(struct importer *im, int cpu, uint64_t ts, int64_t missed);
+
+/*
+ * import_stream.c: a derivation made from the pass's decoded events, its inputs not
+ * imported (derive.h, streamed). stream_plan sets im->stream when the pass makes one
+ * (and has the decoder hand out its inputs); then every event handed out goes to
+ * stream_tick, its inputs also to stream_event, and stream_write writes its tables
+ * after the walk. 0, or an error said.
+ */
+int stream_plan(struct importer *im, const struct import_types *types);
+int stream_tick(struct importer *im, const struct dec_event *ev);
+int stream_event(struct importer *im, const struct etable *t, const struct dec_event *ev);
+int stream_write(struct importer *im);
+void stream_free(struct importer *im);
 
 /* import_stacks.c: a stack's rows. */
 int stacks_store(struct importer *im, int64_t id, const uint64_t *addrs, int n);

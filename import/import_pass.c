@@ -171,6 +171,9 @@ int pass_events(struct importer *im, bool show)
 		struct etable *t = im->by_id[ev.type_id & 0xffff];
 		struct pending *p = &pend[ev.cpu];
 
+		if (im->stream && (rc = stream_tick(im, &ev)))
+			break;
+
 		/* an event the decoder skipped came after the waiting one on this CPU: in a
 		 * full import it would have ended that wait (and now waits itself) */
 		if (p->t && ev.prev_skipped && ev.cpu_prev_seq > p->id && (rc = flush(im, p, ev.cpu)))
@@ -192,6 +195,9 @@ int pass_events(struct importer *im, bool show)
 		if (!t || !DEC_TYPE_HAS(im->counted, ev.type_id & 0xffff))
 			continue; /* no format for this type in the file: counted at the end */
 		bool wanted = DEC_TYPE_HAS(im->want, ev.type_id & 0xffff);
+
+		if (im->stream && (rc = stream_event(im, t, &ev)))
+			break;
 
 		if (wanted && !t->created && (rc = queue_create(im, t)))
 			break;

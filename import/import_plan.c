@@ -315,6 +315,15 @@ static void bind_col(struct importer *im, sqlite3_stmt *st, int idx, const struc
 	}
 }
 
+bool plan_col_int(struct importer *im, const struct col *c, const uint8_t *data, int size, int64_t *v)
+{
+	const uint8_t *p = c->kind == COL_INT ? field_at(c, data, size) : NULL;
+
+	if (p)
+		*v = read_int(im, p, c->size, c->is_signed);
+	return p != NULL;
+}
+
 void plan_comms(struct importer *im, const struct etable *t, const uint8_t *data, int size)
 {
 	for (int i = 0; i < t->nr_pairs; i++) {

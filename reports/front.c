@@ -282,10 +282,25 @@ static void ctx_free(struct report_ctx *ctx)
 }
 
 /* The report on ctx->db, in the output document. Returns the exit status. */
+/* run_on_db: the database holds def->derive_whole only, and they do not stand for
+ * the rows: open it again with def->needs. */
+#define AGAIN_WITH_ROWS (-2)
+
 static int run_on_db(struct report_ctx *ctx, bool damaged)
 {
 	int rc;
 
+	if (ctx->whole) { /* a trial: its warnings come with the resolve below */
+		bool quiet = ctx->slice.quiet;
+
+		ctx->slice.quiet = true;
+		rc = slice_resolve(&ctx->slice, ctx->db);
+		ctx->slice.quiet = quiet;
+		if (rc)
+			return CMD_EXIT_ERROR;
+		if (!ctx->def->whole_ok(ctx))
+			return AGAIN_WITH_ROWS;
+	}
 	if (slice_resolve(&ctx->slice, ctx->db))
 		return CMD_EXIT_ERROR;
 	if (damaged)
@@ -354,13 +369,20 @@ static int run_files(const struct report_def *def, int argc, char **argv)
 
 	if (ctx_init(&ctx, def, argc, argv, true) == 0) {
 		const char *specs[64];
-		struct import_types types;
+		struct import_types types, whole = { .derive = def->derive_whole };
 
-		ctx.db = dbcache_open_inputs(ctx.files, ctx.nr_files,
+		/* no time or CPU filter: the derivations that answer the whole, if any */
+		ctx.whole = def->derive_whole && !ctx.slice.since_arg && !ctx.slice.until_arg && !ctx.slice.cpus;
+		ctx.db = dbcache_open_inputs(ctx.files, ctx.nr_files, ctx.whole ? &whole :
 					     needs(&ctx, specs, 64, &types) ? &types : NULL, &damaged);
-		if (ctx.db)
-			rc = run_on_db(&ctx, damaged);
-		else if (damaged)
+		if (ctx.db && (rc = run_on_db(&ctx, damaged)) == AGAIN_WITH_ROWS) {
+			sqlite3_close(ctx.db);
+			ctx.whole = false;
+			ctx.db = dbcache_open_inputs(ctx.files, ctx.nr_files,
+						     needs(&ctx, specs, 64, &types) ? &types : NULL, &damaged);
+			rc = ctx.db ? run_on_db(&ctx, damaged) : CMD_EXIT_ERROR;
+		}
+		if (!ctx.db && damaged)
 			rc = CMD_EXIT_DAMAGED;
 		sqlite3_close(ctx.db);
 	}

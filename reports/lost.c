@@ -200,14 +200,21 @@ int lost_describe(sqlite3 *db, const char *range_sql, int64_t since, int64_t unt
 
 			if (unknown && !per_file && !skip_ring)
 				lost_by_counter(db, t0, t1, &extra, &resolved);
-			fprintf(out, "%sthe capture lost %lld events", gap ? "; " : "",
-				(long long)(sqlite3_column_int64(st, 4) + extra));
-			if (resolved)
-				fprintf(out, " (%lld of them by the kernel's overrun counter: %lld "
-					"%s did not say how many)", (long long)extra, (long long)resolved,
-					resolved == 1 ? "page" : "pages");
-			if (unknown > resolved)
-				fprintf(out, " (and %lld losses of unknown size)", (long long)(unknown - resolved));
+			int64_t known = sqlite3_column_int64(st, 4) + extra, left = unknown - resolved;
+			const char *losses = left == 1 ? "loss" : "losses";
+
+			if (!known && left > 0) { /* not "lost 0 events": how many is not known */
+				fprintf(out, "%sthe capture lost events (%lld %s of unknown size)", gap ? "; " : "",
+					(long long)left, losses);
+			} else {
+				fprintf(out, "%sthe capture lost %lld events", gap ? "; " : "", (long long)known);
+				if (resolved)
+					fprintf(out, " (%lld of them by the kernel's overrun counter: %lld "
+						"%s did not say how many)", (long long)extra, (long long)resolved,
+						resolved == 1 ? "page" : "pages");
+				if (left > 0)
+					fprintf(out, " (and %lld %s of unknown size)", (long long)left, losses);
+			}
 			if (per_file)
 				warn_lost_per_file(db, t0, t1, filter, out);
 			fprintf(out, " in this report's time range; results near these times "

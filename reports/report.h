@@ -83,6 +83,15 @@ struct report_def {
 	const char *const *needs;
 	/* The derivations made only when asked (import/derive.h) it reads, or NULL. */
 	const char *const *derive;
+	/*
+	 * Derivations that answer it alone when no time or CPU filter is asked (syscount:
+	 * syscall_totals, streamed at import without a row of `needs`), or NULL. Then
+	 * `needs` is imported only when whole_ok, called once the slice is resolved, says
+	 * they do not stand for the rows after all (a ring's ragged edge, a capture the
+	 * totals gave up on), and the report runs again on the rows.
+	 */
+	const char *const *derive_whole;
+	bool (*whole_ok)(struct report_ctx *ctx);
 	/* A type one of its options names (tpoint -e EVENT), imported too; or NULL. */
 	const char *(*needs_option)(const struct report_ctx *ctx);
 	/* The report re-decodes the .ftz instead of reading the database (tpoint). */
@@ -101,6 +110,7 @@ struct report_ctx {
 	bool verbose;     /* -v: notes about what was left out and why */
 	struct slice slice; /* with slice.wall: --wall */
 	void *opts;       /* the report's own option struct, def->opts_size bytes, zeroed */
+	bool whole;       /* db was opened with def->derive_whole alone (whole_ok holds) */
 	/* output document (doc.c) */
 	int tables;       /* tables written so far (JSON: keys; CSV: at most one) */
 	bool doc_open;    /* JSON: the document's head is written */

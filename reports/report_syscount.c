@@ -68,7 +68,7 @@ static int run(struct report_ctx *ctx)
 			     "'ftrec triage --syscalls')");
 		return -1;
 	}
-	rc = snoop_prepare_calls(ctx, NULL, 0, NULL);
+	rc = ctx->whole ? snoop_prepare_totals(ctx, NULL) : snoop_prepare_calls(ctx, NULL, 0, NULL);
 	if (rc)
 		return rc;
 	if (args_set(ctx->db, "syscount_by", o->by) || args_set(ctx->db, "syscount_errors", o->errors) ||
@@ -79,6 +79,18 @@ static int run(struct report_ctx *ctx)
 	rc = sql ? snoop_print(ctx, "rows", sql) : (msg_error("out of memory"), -1);
 	sqlite3_free(sql);
 	return rc;
+}
+
+/* On syscall_totals alone (derive_whole): when they stand for every call of the slice. */
+static bool whole_ok(struct report_ctx *ctx)
+{
+	sqlite3_stmt *st;
+	bool ok = sqlite3_prepare_v2(ctx->db, "SELECT slice_whole() AND coalesce((SELECT totals FROM syscall_range), 0)",
+				     -1, &st, NULL) == SQLITE_OK &&
+		  sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0);
+
+	sqlite3_finalize(st);
+	return ok;
 }
 
 const struct report_def report_syscount_def = {
@@ -100,4 +112,6 @@ const struct report_def report_syscount_def = {
 	.views = &views_snoop,
 	.needs = (const char *const[]){ "syscalls:sys_enter_*", "syscalls:sys_exit_*", NULL },
 	.derive = (const char *const[]){ "syscalls", NULL },
+	.derive_whole = (const char *const[]){ "syscall_totals", NULL },
+	.whole_ok = whole_ok,
 };

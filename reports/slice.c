@@ -611,7 +611,7 @@ int slice_resolve(struct slice *s, sqlite3 *db)
 	int64_t on;
 
 	s->abs_from_ns = db_meta_int(db, "traced_from_ns", &on) && on < s->first_ts ? on : s->first_ts;
-	if (s->wall && !s->have_wall)
+	if (s->wall && !s->have_wall && !s->quiet)
 		msg_warn("--wall: this capture has no wall-clock start time: "
 			    "timestamps stay trace-clock seconds");
 	if ((s->since_arg && parse_time(s, "--since", s->since_arg, &s->since_ns)) ||
@@ -625,6 +625,12 @@ int slice_resolve(struct slice *s, sqlite3 *db)
 	if (s->until_ns <= s->since_ns)
 		return msg_error("--until is not after --since: the window is empty");
 	resolve_span(s, db);
+	/* what an earlier resolve read (front.c resolves again on another database) */
+	free(s->tasks);
+	free(s->ftrec_tids);
+	s->tasks = NULL;
+	s->ftrec_tids = NULL;
+	s->nr_tasks = s->nr_ftrec_tids = 0;
 	if (load_tasks(s, db) || load_ftrec_tids(s, db) || window_ids(s, db))
 		return -1;
 

@@ -44,7 +44,7 @@ struct slice {
 	size_t nr_cpu_words;
 	bool include_ftrec;         /* --include-ftrec: keep ftrec's own threads */
 	bool ragged;                /* --ragged: keep a ring's start where CPUs are incomplete */
-	bool quiet;                 /* no warning of where the window starts (said already) */
+	bool quiet;                 /* slice_resolve warns of nothing (said already, or a trial) */
 	bool wall;                  /* --wall: report_ts() gives UTC wall-clock time */
 	bool wall_iso;              /* ... as ISO 8601 (CSV, JSON) rather than HH:MM:SS */
 	/* From the database: */

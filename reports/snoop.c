@@ -167,8 +167,9 @@ static int io_submitters(sqlite3 *db, bool io)
 
 /* The views; with SNOOP_CALLS, the syscall pairs syscall_calls reads too (derived into
  * TEMP when the database lacks them: seconds on a capture of millions of syscalls, so
- * only for what reads them); with SNOOP_IO, the I/O pairs (io_submitters above). */
-enum { SNOOP_CALLS = 1, SNOOP_IO = 2 };
+ * only for what reads them), with SNOOP_TOTALS an empty TEMP stand-in for them (the
+ * report reads syscall_totals); with SNOOP_IO, the I/O pairs (io_submitters above). */
+enum { SNOOP_CALLS = 1, SNOOP_IO = 2, SNOOP_TOTALS = 4 };
 
 static int views(sqlite3 *db, unsigned derived)
 {
@@ -178,6 +179,8 @@ static int views(sqlite3 *db, unsigned derived)
 	if (syscall_events_view(db) || io_submitters(db, derived & SNOOP_IO) ||
 	    ((derived & SNOOP_CALLS) && !derive_present(db, "main", "syscalls") &&
 	     derive_syscalls(db, "temp")) ||
+	    ((derived & SNOOP_TOTALS) && !derive_present(db, "main", "syscalls") &&
+	     derive_syscall_pairs_empty(db, "temp")) ||
 	    db_exec_file(db, "schema/reports/snoop_names.sql") ||
 	    db_exec_file(db, "schema/reports/execsnoop.sql") ||
 	    db_exec_file(db, "schema/reports/killsnoop.sql") ||
@@ -234,6 +237,11 @@ int snoop_prepare_calls(struct report_ctx *ctx, const char *const *events, size_
 {
 	/* the losses over every syscall event's time, as derive_syscalls found it */
 	return prepare(ctx, events, nr_events, hint, "SELECT first_ts, last_ts FROM syscall_range", SNOOP_CALLS);
+}
+
+int snoop_prepare_totals(struct report_ctx *ctx, const char *hint)
+{
+	return prepare(ctx, NULL, 0, hint, "SELECT first_ts, last_ts FROM syscall_range", SNOOP_TOTALS);
 }
 
 int snoop_select(struct report_ctx *ctx, const char *sql_file)

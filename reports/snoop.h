@@ -39,6 +39,10 @@ int snoop_prepare_io(struct report_ctx *ctx, const char *const *events, size_t n
 int snoop_prepare_calls(struct report_ctx *ctx, const char *const *events, size_t nr_events,
 			const char *hint);
 
+/* The same for syscount on syscall_totals alone (report_def.derive_whole: no pairs were
+ * made): syscall_calls stands on an empty stand-in for them. */
+int snoop_prepare_totals(struct report_ctx *ctx, const char *hint);
+
 /* Run schema/reports/<report>_report.sql; 0 or -1. */
 int snoop_select(struct report_ctx *ctx, const char *sql_file);
 

@@ -202,8 +202,8 @@ static void test_lost_events(void **state)
 	char *out, *err, *argv[] = { "iolat", "--json", NULL };
 	assert_int_equal(run_err(db, &out, &err, 2, argv), 0);
 	assert_non_null(strstr(err, "ftana report iolat: warning: the capture lost 37 events "
-			       "(and 1 losses of unknown size)"));
-	assert_non_null(strstr(out, "\"warnings\":[\"the capture lost 37 events (and 1 losses"));
+			       "(and 1 loss of unknown size)"));
+	assert_non_null(strstr(out, "\"warnings\":[\"the capture lost 37 events (and 1 loss of"));
 	assert_null(strstr(out, "excluded")); /* notes are -v's, on stderr */
 	assert_null(strstr(err, "note:"));
 	free(out);

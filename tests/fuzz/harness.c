@@ -115,6 +115,14 @@ static void run(const uint8_t *data, size_t size, const char *suffix, bool libra
 		return;
 	}
 
+	/* first the way a first `report syscount` imports: the base pass with the syscall
+	 * totals streamed from the decoded events (import/import_stream.c), no rows */
+	static const char *const totals[] = { "syscall_totals", NULL };
+	const struct import_types lean = { .derive = totals };
+	const char *one = in;
+
+	import_capture(&one, 1, db, IMPORT_NEW, &lean, false, &res);
+	unlink(db);
 	if (import_ftz(in, db, false, &res) == 0) {
 		char *info_argv[] = { "info", db, NULL };
 		char *sql_argv[] = { "sql", db, "select * from events limit 50; "

@@ -6,7 +6,7 @@
 sections decompressed (with the zstd program; a mutated zstd frame only ever
 exercises the decompressor), /proc/kallsyms cut to 300 lines, the first PAGES
 section of each CPU cut to 2 sub-buffers, 2 SNAPSHOT rounds -- and the small
-captures of tests/hostile/gen.py and the conformance set (tests/conformance/: one
+captures of tests/hostile/gen.py and tests/syscalls/gen.py and the conformance set (tests/conformance/: one
 small file per reading rule of FORMAT.md, each an edge the fuzzer starts next to).
 trace.dat seeds: the trace.dat test files
 (tests/data/tracedat), cut down alike (v7
@@ -260,6 +260,12 @@ def main():
     for path in sorted(glob.glob(os.path.join(dat_src, "*.dat"))):
         for name, seed in small_dats(path):
             open(os.path.join(dat_dir, name), "wb").write(seed)
+    with tempfile.TemporaryDirectory() as tmp:
+        # syscall entries and exits around losses: import_stream.c's tie rules
+        subprocess.run([sys.executable, os.path.join(ROOT, "tests", "syscalls", "gen.py"), tmp],
+                       check=True, stdout=subprocess.DEVNULL)
+        for path in glob.glob(os.path.join(tmp, "*.ftz")):
+            shutil.copy(path, os.path.join(ftz_dir, "syscalls-" + os.path.basename(path)))
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run([sys.executable, os.path.join(ROOT, "tests", "hostile", "gen.py"),
                         "--small", tmp], check=True)

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# test_syscall_totals.sh - `report syscount` without a time or CPU filter is answered
+# from syscall_totals streamed at import (import/import_stream.c: no syscall row is
+# imported, issue 23), and must say exactly what the rows say (derive_syscalls.c, whose
+# SQL oracle is tests/oracle/syscount.sql):
+#   1. on captures written byte by byte (tests/syscalls/gen.py), the counts the
+#      generator put there: losses after an entry, at an exit's very time on the other
+#      CPU (both orders of the tie), at an entry's own time;
+#   2. on those, on the samples with syscalls and on captures the stream cannot sum in
+#      one pass (times that go back, a ret that is not a number: the report reads the
+#      rows then), every --by and -x, text and CSV: the same bytes as the report over
+#      a cache `ftana sql` built whole, and the same as the rows read through a filter
+#      that keeps everything (--cpu with every CPU);
+#   3. the streamed cache holds no syscall row; a later question that needs the rows
+#      (--cpu) extends it, and then the first answer is unchanged.
+# samples/triage_stacks.ftz has no syscall event: both ways say so alike.
+. "$(dirname "$0")/lib.sh"
+require_bin "$FTANA"
+T=$(mktemp -d /tmp/test_sctot.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+export XDG_CACHE_HOME=$T/xdg
+
+python3 "$TESTS_DIR/syscalls/gen.py" "$T/gen" >"$T/expect" || { echo "FAIL: gen.py"; exit 1; }
+# q CAPTURE SQL: on its cache file as it is (`ftana sql` would first import every type)
+q() {
+	python3 -c 'import sqlite3, sys
+for r in sqlite3.connect("file:" + sys.argv[1] + "?mode=ro", uri=True).execute(sys.argv[2]):
+    print(*r)' "$1.db" "$2"
+}
+
+# 1. the generator's counts (calls, unpaired, total ns), from the streamed totals
+while read -r name calls unpaired total; do
+	[ "$calls" = - ] && continue
+	mkdir -p "$T/one/$name"
+	cp "$T/gen/$name.ftz" "$T/one/$name/c.ftz"
+	"$FTANA" report syscount "$T/one/$name/c.ftz" --csv >"$T/one/$name/out" 2>"$T/one/$name/err"
+	assert_eq "$name: syscount exit" 0 $?
+	got=$(awk -F, 'NR == 2 { printf "%s %s %.0f", $2, $6, $4 * 1e6 }' "$T/one/$name/out")
+	assert_eq "$name: calls, unpaired, total ns as written" "$calls $unpaired $total" "$got"
+done <"$T/expect"
+# a loss the kernel did not count is not "0 events lost"
+assert_contains "loss_between: the warning does not count an unknown loss as 0 events" "$T/one/loss_between/err" \
+	"warning: the capture lost events \(1 loss of unknown size\) in this report's time range"
+
+# 2. every way of reading agrees; 3. the cache's contents and its extension
+cpus() { q "$1" "SELECT group_concat(cpu, ',') FROM (SELECT DISTINCT cpu FROM cpu_spans ORDER BY cpu)"; }
+caps=""
+for f in "$T"/gen/*.ftz "$ROOT_DIR"/samples/triage.ftz "$ROOT_DIR"/samples/triage_stacks.ftz \
+	"$ROOT_DIR"/samples/opensnoop.ftz; do
+	name=$(basename "$f" .ftz)
+	caps="$caps $name"
+	mkdir -p "$T/lean/$name" "$T/full/$name"
+	cp "$f" "$T/lean/$name/c.ftz"
+	cp "$f" "$T/full/$name/c.ftz"
+	"$FTANA" sql "$T/full/$name/c.ftz" "SELECT 1" >/dev/null 2>&1 # every type, every derivation
+	lean=$T/lean/$name/c.ftz
+	same=0 n=0
+	for by in syscall process both; do
+		for x in "" -x; do
+			for fmt in "" --csv; do
+				n=$((n + 1))
+				# shellcheck disable=SC2086
+				"$FTANA" report syscount "$lean" --by $by $x $fmt >"$T/a" 2>"$T/ae"
+				echo "exit $?" >>"$T/a"
+				# shellcheck disable=SC2086
+				"$FTANA" report syscount "$T/full/$name/c.ftz" --by $by $x $fmt >"$T/b" 2>"$T/be"
+				echo "exit $?" >>"$T/b"
+				if cmp -s "$T/a" "$T/b" && cmp -s "$T/ae" "$T/be"; then same=$((same + 1)); else
+					echo "  $name --by $by $x $fmt:"; diff "$T/a" "$T/b" | head -5; diff "$T/ae" "$T/be" | head -3
+				fi
+				if [ "$n" = 1 ]; then # before anything else asked for the rows
+					case $name in
+					time_back | ret_bytes) want="2 1" what="the totals gave up: the rows were imported" ;;
+					*) want="0 0" what="the streamed cache holds no syscall row" ;;
+					esac
+					assert_eq "$name: $what" "$want" \
+						"$(q "$lean" "SELECT count(*) FROM event_types WHERE system = 'syscalls' AND imported AND count > 0")$(
+						q "$lean" "SELECT ' ' || count(*) FROM sqlite_master WHERE name = 'syscall_pairs'")"
+				fi
+			done
+		done
+	done
+	assert_eq "$name: syscount streamed = over the whole cache, every --by, -x, text and CSV" "$n" "$same"
+	# the rows, through a filter that keeps every CPU, say the same
+	all=$(cpus "$lean")
+	"$FTANA" report syscount "$T/full/$name/c.ftz" --by both --cpu "$all" >"$T/rows" 2>/dev/null
+	"$FTANA" report syscount "$lean" --by both >"$T/whole" 2>/dev/null
+	assert_eq "$name: the totals = the rows of every CPU (--cpu $all)" "" "$(diff "$T/whole" "$T/rows")"
+	# a question that needs the rows extends the streamed cache; the totals stay right
+	"$FTANA" report syscount "$lean" --cpu "$all" >/dev/null 2>&1
+	[ "$name" = triage_stacks ] || # (no syscall event: nothing to pair)
+		assert_eq "$name: --cpu extended the cache with the pairs" 1 \
+			"$(q "$lean" "SELECT count(*) FROM sqlite_master WHERE name = 'syscall_pairs'")"
+	"$FTANA" report syscount "$lean" --by both >"$T/again" 2>/dev/null
+	assert_eq "$name: syscount after the extension, unchanged" "" "$(diff "$T/whole" "$T/again")"
+done
+assert_eq "captures compared" " loss_at_exit loss_between ret_bytes time_back triage triage_stacks opensnoop" "$caps"
+finish
