@@ -144,8 +144,8 @@ static int push(struct cell_buf *b, char *s, sqlite3_stmt *st, int col)
  * PRINT_UNITS: the decimals of a column of numbers with a fraction, chosen by the unit
  * its name ends with (README, "Numbers in text tables"): times of day to the
  * nanosecond (they are typed back to --since), durations in us and ms to the ns and
- * the us, in s to the us, percentages to 2, I/O per second to 1, rates, MB and
- * ratios to 3.
+ * the us, in s to the us, percentages to 2, I/O per second to 1, rates, MB,
+ * ratios and diff's differences (of rates) to 3.
  * -1: no unit known.
  */
 static int unit_decimals(const char *name)
@@ -154,6 +154,7 @@ static int unit_decimals(const char *name)
 		{ "time_s", 9 }, { "ts_s", 9 }, { "start_s", 9 }, { "end_s", 9 },
 		{ "per_s", 3 }, { "mb_s", 3 }, { "_ns", 0 }, { "_us", 3 }, { "_ms", 3 }, { "_s", 6 },
 		{ "pct", 2 }, { "iops", 1 }, { "mb", 3 }, { "ratio", 3 },
+		{ "diff", 3 }, /* ftana diff's: after per second minus before (cmd_diff.c) */
 	};
 	size_t n = name ? strlen(name) : 0;
 

@@ -93,6 +93,16 @@ static void durations_and_rates_in_s(void **state)
 	       "  0.130463      15.500\n");
 }
 
+static void diff_differences(void **state)
+{
+	(void)state;
+	/* ftana diff's difference of rates: 3 decimals, also when every one is zero */
+	expect("SELECT 0.0 AS diff, 1.0 AS ratio UNION ALL SELECT -12.5, 0.5", PRINT_UNITS,
+	       "diff     ratio\n"
+	       "  0.000  1.000\n"
+	       "-12.500  0.500\n");
+}
+
 static void integer_columns_and_text_alone(void **state)
 {
 	(void)state;
@@ -130,6 +140,7 @@ int main(void)
 		cmocka_unit_test(without_units_as_sqlite_shows),
 		cmocka_unit_test(times_ns_and_unknown_units),
 		cmocka_unit_test(durations_and_rates_in_s),
+		cmocka_unit_test(diff_differences),
 		cmocka_unit_test(integer_columns_and_text_alone),
 		cmocka_unit_test(blobs_as_hex),
 		cmocka_unit_test(csv_json_in_full),
