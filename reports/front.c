@@ -16,6 +16,7 @@
 #include "common/out_file.h"
 #include "import/dbcache.h"
 #include "reports/report.h"
+#include "store/nearest_rank.h"
 
 /* Long-only common options get values above any character. */
 enum {
@@ -301,7 +302,7 @@ static int run_on_db(struct report_ctx *ctx, bool damaged)
 		if (!ctx->def->whole_ok(ctx))
 			return AGAIN_WITH_ROWS;
 	}
-	if (slice_resolve(&ctx->slice, ctx->db))
+	if (slice_resolve(&ctx->slice, ctx->db) || nearest_rank_register(ctx->db))
 		return CMD_EXIT_ERROR;
 	if (damaged)
 		msg_warn("the capture is damaged: this report covers what came before the damage");

@@ -66,26 +66,22 @@ FROM w;
 -- count, IOPS and MB/s (10^6 bytes) per second of the window (the selection's span when
 -- the window is empty), the same for every group, so the groups' rates add up to the
 -- total; latency percentiles by the nearest-rank method: the value at rank
--- ceil(P * n / 100). A last row with grp NULL totals the groups.
+-- ceil(P * n / 100) (store/nearest_rank.c). A last row with grp NULL totals the groups.
 CREATE TEMP VIEW iolat_summary AS
 WITH span AS (SELECT coalesce(
 	(SELECT nullif(t_end - t0, 0) FROM iolat_window WHERE t_end > t0),
 	(SELECT nullif(max(complete_ts) - min(start_ts), 0) FROM iolat_sel)) / 1e9 AS s),
 rows AS (SELECT grp, lat_ns, bytes FROM iolat_sel
-         UNION ALL SELECT NULL, lat_ns, bytes FROM iolat_sel),
-ranked AS (SELECT grp, lat_ns, bytes,
-                  row_number() OVER (PARTITION BY grp ORDER BY lat_ns) AS rank,
-                  count(*) OVER (PARTITION BY grp) AS n
-           FROM rows)
+         UNION ALL SELECT NULL, lat_ns, bytes FROM iolat_sel)
 SELECT grp, count(*) AS count,
        count(*) / (SELECT s FROM span) AS iops,
        sum(bytes) / 1e6 / (SELECT s FROM span) AS mb_s,
        min(lat_ns) / 1e6 AS min_ms, avg(lat_ns) / 1e6 AS avg_ms,
-       min(CASE WHEN rank >= (n * 50 + 99) / 100 THEN lat_ns END) / 1e6 AS p50_ms,
-       min(CASE WHEN rank >= (n * 90 + 99) / 100 THEN lat_ns END) / 1e6 AS p90_ms,
-       min(CASE WHEN rank >= (n * 99 + 99) / 100 THEN lat_ns END) / 1e6 AS p99_ms,
+       nearest_rank(lat_ns, 50) / 1e6 AS p50_ms,
+       nearest_rank(lat_ns, 90) / 1e6 AS p90_ms,
+       nearest_rank(lat_ns, 99) / 1e6 AS p99_ms,
        max(lat_ns) / 1e6 AS max_ms
-FROM ranked GROUP BY grp ORDER BY grp IS NULL, grp;
+FROM rows GROUP BY grp ORDER BY grp IS NULL, grp;
 
 -- Log2 histogram of latency in microseconds, as bcc's biolatency prints it: buckets
 -- 0 -> 1, 2 -> 3, 4 -> 7, ... (low_us <= latency in whole us <= high_us) up to each

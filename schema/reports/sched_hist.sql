@@ -24,16 +24,13 @@ LEFT JOIN counts c ON c.grp IS g.grp AND c.slot = b.slot
 ORDER BY g.grp, b.slot;
 
 -- Per group: count, total, mean, nearest-rank percentiles (the value at rank
--- ceil(P * n / 100)) and maximum; the largest total first.
+-- ceil(P * n / 100): store/nearest_rank.c, in C: a window function sorted every row in
+-- SQLite's sorter, seconds for a million intervals) and maximum; the largest total first.
 CREATE TEMP VIEW sched_sel_stats AS
-WITH ranked AS (SELECT grp, label, value_ns,
-                       row_number() OVER (PARTITION BY grp ORDER BY value_ns) AS rank,
-                       count(*) OVER (PARTITION BY grp) AS n
-                FROM sched_sel)
 SELECT grp, max(label) AS label, count(*) AS count, sum(value_ns) / 1e6 AS total_ms,
        avg(value_ns) / 1e3 AS avg_us,
-       min(CASE WHEN rank >= (n * 50 + 99) / 100 THEN value_ns END) / 1e3 AS p50_us,
-       min(CASE WHEN rank >= (n * 90 + 99) / 100 THEN value_ns END) / 1e3 AS p90_us,
-       min(CASE WHEN rank >= (n * 99 + 99) / 100 THEN value_ns END) / 1e3 AS p99_us,
+       nearest_rank(value_ns, 50) / 1e3 AS p50_us,
+       nearest_rank(value_ns, 90) / 1e3 AS p90_us,
+       nearest_rank(value_ns, 99) / 1e3 AS p99_us,
        max(value_ns) / 1e3 AS max_us
-FROM ranked GROUP BY grp ORDER BY total_ms DESC, grp;
+FROM sched_sel GROUP BY grp ORDER BY total_ms DESC, grp;
