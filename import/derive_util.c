@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "common/msg.h"
+#include "common/select.h"
 #include "import/derive_util.h"
 #include "store/db.h"
 #include "store/sql_files.h"
@@ -503,34 +504,5 @@ int derive_median_age(const struct pmap *m, int64_t (*age)(const void *entry), i
 
 int64_t derive_median(int64_t *a, size_t n)
 {
-	size_t k = n / 2, lo = 0, hi = n - 1;
-
-	/* quickselect (Hoare's partition), the middle element as pivot */
-	while (lo < hi) {
-		int64_t pivot = a[lo + (hi - lo) / 2];
-		size_t i = lo, j = hi;
-
-		while (i <= j) {
-			while (a[i] < pivot)
-				i++;
-			while (a[j] > pivot)
-				j--;
-			if (i <= j) {
-				int64_t t = a[i];
-
-				a[i++] = a[j];
-				a[j] = t;
-				if (j == 0)
-					break;
-				j--;
-			}
-		}
-		if (k <= j)
-			hi = j;
-		else if (k >= i)
-			lo = i;
-		else
-			break;
-	}
-	return a[k];
+	return select_kth(a, n, n / 2);
 }

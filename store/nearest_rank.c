@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/select.h"
 #include "store/nearest_rank.h"
 
 struct rv {
@@ -142,47 +143,6 @@ static void release(struct ranks *r)
 	r->v = NULL;
 	r->iv = NULL;
 	r->n = r->cap = 0;
-}
-
-/*
- * The k-th smallest of a[0..n) (0-based), a[] reordered: quickselect with a pivot
- * drawn at random, so no order of the values (a hostile database's) makes it
- * quadratic but by chance; expected linear, where a sort was n log n.
- */
-static int64_t select_kth(int64_t *a, size_t n, size_t k)
-{
-	size_t lo = 0, hi = n - 1;
-	uint64_t seed = 0x9e3779b97f4a7c15ull ^ n;
-
-	while (lo < hi) {
-		seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17; /* xorshift64 */
-		int64_t pivot = a[lo + seed % (hi - lo + 1)];
-		size_t i = lo, j = hi;
-
-		while (i <= j) { /* Hoare's partition: a[lo..j] <= pivot <= a[i..hi] */
-			while (a[i] < pivot)
-				i++;
-			while (a[j] > pivot)
-				j--;
-			if (i <= j) {
-				int64_t t = a[i];
-
-				a[i] = a[j];
-				a[j] = t;
-				i++;
-				if (j == 0)
-					break;
-				j--;
-			}
-		}
-		if (k <= j && j != SIZE_MAX)
-			hi = j;
-		else if (k >= i)
-			lo = i;
-		else
-			return a[k];
-	}
-	return a[k];
 }
 
 static void final(sqlite3_context *ctx)
