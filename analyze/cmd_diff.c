@@ -25,10 +25,12 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <poll.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -40,6 +42,7 @@
 #include "common/out_file.h"
 #include "reports/flame.h"
 #include "reports/slice.h"
+#include "store/csv_table.h"
 #include "store/db.h"
 #include "store/print.h"
 
@@ -118,17 +121,34 @@ struct side {
 	double seconds; /* its window */
 };
 
-/* Run `ftana report REPORT FILE --csv [--since] [--until] OPTS...`, its stdout into
- * s->csv. 0, or -1 after an error (the report's own stderr said why). */
-static int run_side(const char *report, struct side *s, char **opts, int nopts, bool quiet,
-		    const char *form)
+struct diff_opts {
+	const char *value, *keys, *report;
+	bool svg;
+	const char *out; /* -o with --svg */
+	long long top;
+	enum out_format fmt;
+	bool ragged;
+	struct side before, after;
+	char **pass;  /* the report's own options */
+	int npass;
+};
+
+struct run { /* a side's report running: its pid, its stdout's read end and the copy */
+	pid_t pid;
+	int fd;
+	FILE *mem;
+};
+
+/* Start `ftana report REPORT FILE FORM [--since] [--until] OPTS...` (FORM: --csv, or
+ * --folded for --svg), its stdout to r->fd. 0, or -1 after an error. */
+static int side_start(const char *report, struct side *s, char **opts, int nopts, bool quiet,
+		      const char *form, struct run *r)
 {
 	char self[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	char **argv = calloc((size_t)nopts + 12, sizeof(*argv));
-	int p[2], argc = 0, status;
+	int p[2], argc = 0;
 	posix_spawn_file_actions_t fa;
-	pid_t pid;
 
 	if (n <= 0 || !argv)
 		return free(argv), msg_error("cannot find ftana's own program: %s", strerror(errno));
@@ -137,7 +157,7 @@ static int run_side(const char *report, struct side *s, char **opts, int nopts, 
 	argv[argc++] = "report";
 	argv[argc++] = (char *)report;
 	argv[argc++] = (char *)s->file;
-	argv[argc++] = (char *)form; /* --csv, or --folded for --svg */
+	argv[argc++] = (char *)form;
 	if (s->since) {
 		argv[argc++] = "--since";
 		argv[argc++] = (char *)s->since;
@@ -154,35 +174,117 @@ static int run_side(const char *report, struct side *s, char **opts, int nopts, 
 	posix_spawn_file_actions_adddup2(&fa, p[1], STDOUT_FILENO);
 	if (quiet) /* the summary page says in its own line what a section could not do */
 		posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-	int rc = posix_spawn(&pid, self, &fa, NULL, argv, environ);
+	int rc = posix_spawn(&r->pid, self, &fa, NULL, argv, environ);
 
 	posix_spawn_file_actions_destroy(&fa);
 	free(argv);
 	close(p[1]);
-	if (rc) {
+	free(s->csv);
+	s->csv = NULL;
+	s->len = 0;
+	r->mem = rc ? NULL : open_memstream(&s->csv, &s->len);
+	if (rc || !r->mem) {
 		close(p[0]);
-		return msg_error("cannot run %s: %s", self, strerror(rc));
+		if (!rc)
+			waitpid(r->pid, NULL, 0);
+		return rc ? msg_error("cannot run %s: %s", self, strerror(rc)) : msg_error("out of memory");
 	}
-	FILE *f = fdopen(p[0], "r");
-	char buf[65536];
-	size_t got;
-	FILE *mem = open_memstream(&s->csv, &s->len);
+	r->fd = p[0];
+	return 0;
+}
 
-	while (f && mem && (got = fread(buf, 1, sizeof(buf), f)) > 0)
-		fwrite(buf, 1, got, mem);
-	if (f)
-		fclose(f);
-	else
-		close(p[0]);
-	if (mem)
-		fclose(mem);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+/* More of r's output: 1 read, 0 its end (fd closed), -1 an error. */
+static int side_read(struct run *r)
+{
+	char buf[65536];
+	ssize_t got = read(r->fd, buf, sizeof(buf));
+
+	if (got < 0 && errno == EINTR)
+		return 1;
+	if (got > 0)
+		return fwrite(buf, 1, (size_t)got, r->mem) == (size_t)got ? 1 : -1;
+	close(r->fd);
+	r->fd = -1;
+	return got == 0 ? 0 : -1;
+}
+
+/* The end of r: its output in s->csv. 0, or -1 after an error (the report's own
+ * stderr said why, unless quiet). */
+static int side_end(struct side *s, struct run *r)
+{
+	int status;
+
+	if (r->fd >= 0)
+		close(r->fd);
+	bool written = fclose(r->mem) == 0;
+
+	while (waitpid(r->pid, &status, 0) < 0 && errno == EINTR)
 		;
 	if (!WIFEXITED(status))
 		return msg_error("%s: the report ended by signal %d", s->file, WTERMSIG(status));
 	if (WEXITSTATUS(status) != 0 && WEXITSTATUS(status) != CMD_EXIT_DAMAGED)
-		return -1; /* the report said why, in one line of its own (unless quiet) */
-	return s->csv ? 0 : msg_error("out of memory");
+		return -1;
+	return written && s->csv ? 0 : msg_error("out of memory");
+}
+
+/* Read the N runs that are running to their ends, whichever writes. 0, or -1. */
+static int drain(struct run *runs, struct side *const *sides, int n)
+{
+	for (;;) {
+		struct pollfd pf[2];
+		int live = 0;
+
+		for (int j = 0; j < n; j++) {
+			pf[j] = (struct pollfd){ runs[j].fd, POLLIN, 0 }; /* fd -1: ignored */
+			live += runs[j].fd >= 0;
+		}
+		if (!live)
+			return 0;
+		if (poll(pf, (nfds_t)n, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return msg_error("poll: %s", strerror(errno));
+		}
+		for (int j = 0; j < n; j++)
+			if (pf[j].revents && side_read(&runs[j]) < 0)
+				return msg_error("%s: cannot read its report", sides[j]->file);
+	}
+}
+
+/* Both sides' reports, their outputs into before.csv and after.csv: at once on two
+ * captures (the page's time halves on two CPUs); one after the other on one capture
+ * (the first extends its cache and the second finds it: at once, both would import
+ * the same types). 0, or -1 after an error. */
+static int run_sides(struct diff_opts *o, bool quiet, const char *form)
+{
+	struct side *const sides[2] = { &o->before, &o->after };
+	struct run runs[2];
+	struct stat a, b;
+	bool apart = stat(o->before.file, &a) == 0 && stat(o->after.file, &b) == 0 &&
+		     (a.st_dev != b.st_dev || a.st_ino != b.st_ino);
+	int rc = 0;
+
+	if (apart) {
+		int started = 0;
+
+		for (int i = 0; i < 2 && !rc; i++)
+			if (!(rc = side_start(o->report, sides[i], o->pass, o->npass, quiet, form, &runs[i])))
+				started++;
+		if (!rc)
+			rc = drain(runs, sides, 2);
+		for (int i = 0; i < started; i++)
+			if (side_end(sides[i], &runs[i]) < 0)
+				rc = -1;
+		return rc;
+	}
+	for (int i = 0; i < 2 && !rc; i++) {
+		if ((rc = side_start(o->report, sides[i], o->pass, o->npass, quiet, form, &runs[i])))
+			break;
+		rc = drain(&runs[i], &sides[i], 1);
+		if (side_end(sides[i], &runs[i]) < 0)
+			rc = -1;
+	}
+	return rc;
 }
 
 /* The side's window in seconds: its slice within the capture's recording window. */
@@ -212,130 +314,6 @@ static int side_seconds(struct side *s, bool ragged)
 	return rc;
 }
 
-/* --- CSV (RFC 4180, as store/print.c writes it) into a table --- */
-
-/* The next field at *p: its text into f (unquoted), *eol at a line's end. */
-static bool csv_field(const char **p, const char *end, FILE *f, bool *eol)
-{
-	const char *s = *p;
-
-	*eol = false;
-	if (s >= end)
-		return false;
-	if (*s == '"') {
-		for (s++; s < end; s++) {
-			if (*s == '"' && s + 1 < end && s[1] == '"')
-				fputc(*s++, f);
-			else if (*s == '"')
-				break;
-			else
-				fputc(*s, f);
-		}
-		s++;
-	} else {
-		for (; s < end && *s != ',' && *s != '\n' && *s != '\r'; s++)
-			fputc(*s, f);
-	}
-	if (s < end && *s == '\r')
-		s++;
-	if (s >= end || *s == '\n')
-		*eol = true;
-	*p = s < end ? s + 1 : end;
-	return true;
-}
-
-/* Parse one side's CSV into table NAME (columns as its header, NUMERIC affinity, so
- * numbers compare as numbers); *cols: the header, *ncols. */
-static int load_csv(sqlite3 *db, const char *name, const struct side *s, char ***cols, int *ncols)
-{
-	const char *p = s->csv, *end = s->csv + s->len;
-	sqlite3_str *sql = sqlite3_str_new(db);
-	sqlite3_stmt *ins = NULL;
-	int n = 0, rc = 0;
-	bool eol = false;
-	char *text;
-	size_t tlen;
-
-	*cols = NULL;
-	while (!eol) {
-		FILE *f = open_memstream(&text, &tlen);
-
-		if (!f || !csv_field(&p, end, f, &eol)) {
-			if (f)
-				fclose(f);
-			free(text);
-			break;
-		}
-		fclose(f);
-		*cols = realloc(*cols, (size_t)(n + 1) * sizeof(**cols));
-		(*cols)[n++] = text;
-	}
-	*ncols = n;
-	if (!n)
-		return msg_error("%s: the report printed no table", s->file);
-	sqlite3_str_appendf(sql, "CREATE TABLE %s (", name);
-	for (int i = 0; i < n; i++)
-		sqlite3_str_appendf(sql, "%s\"%w\" NUMERIC", i ? ", " : "", (*cols)[i]);
-	sqlite3_str_appendall(sql, ")");
-	char *q = sqlite3_str_finish(sql);
-
-	if (!q || sqlite3_exec(db, q, NULL, NULL, NULL) != SQLITE_OK)
-		rc = msg_error("%s", sqlite3_errmsg(db));
-	sqlite3_free(q);
-	sql = sqlite3_str_new(db);
-	sqlite3_str_appendf(sql, "INSERT INTO %s VALUES (", name);
-	for (int i = 0; i < n; i++)
-		sqlite3_str_appendf(sql, "%s?", i ? ", " : "");
-	sqlite3_str_appendall(sql, ")");
-	q = sqlite3_str_finish(sql);
-	if (!rc && (!q || sqlite3_prepare_v2(db, q, -1, &ins, NULL) != SQLITE_OK))
-		rc = msg_error("%s", sqlite3_errmsg(db));
-	while (!rc && p < end) {
-		for (int i = 0; i < n; i++) {
-			FILE *f = open_memstream(&text, &tlen);
-
-			if (!f || !csv_field(&p, end, f, &eol)) {
-				if (f)
-					fclose(f);
-				free(text);
-				sqlite3_bind_null(ins, i + 1);
-				continue;
-			}
-			fclose(f);
-			if (*text) {
-				sqlite3_bind_text(ins, i + 1, text, -1, free);
-			} else {
-				sqlite3_bind_null(ins, i + 1);
-				free(text);
-			}
-		}
-		if (sqlite3_step(ins) != SQLITE_DONE)
-			rc = msg_error("%s", sqlite3_errmsg(db));
-		sqlite3_reset(ins);
-	}
-	sqlite3_finalize(ins);
-	sqlite3_free(q);
-	return rc;
-}
-
-static void free_cols(char **cols, int n)
-{
-	for (int i = 0; i < n; i++)
-		free(cols[i]);
-	free(cols);
-}
-
-struct diff_opts {
-	const char *value, *keys, *report;
-	bool svg;
-	const char *out; /* -o with --svg */
-	long long top;
-	enum out_format fmt;
-	bool ragged;
-	struct side before, after;
-	char **pass;  /* the report's own options */
-	int npass;
-};
 
 /* Our options out of argv; the rest pass to the report. 0, or -1 after an error. */
 static int parse(int argc, char **argv, struct diff_opts *o)
@@ -563,16 +541,11 @@ static int diff_report(struct diff_opts *o, bool quiet)
 	sqlite3_str *keys = NULL;
 	const char *value = NULL;
 
-	free(o->before.csv);
-	free(o->after.csv);
-	o->before.csv = o->after.csv = NULL;
-	o->before.len = o->after.len = 0;
-	if (run_side(o->report, &o->before, o->pass, o->npass, quiet, "--csv") < 0 ||
-	    run_side(o->report, &o->after, o->pass, o->npass, quiet, "--csv") < 0)
+	if (run_sides(o, quiet, "--csv") < 0)
 		return quiet ? 1 : -1;
 	if (sqlite3_open(":memory:", &db) != SQLITE_OK ||
-	    load_csv(db, "before", &o->before, &bcols, &nb) < 0 ||
-	    load_csv(db, "after", &o->after, &acols, &na) < 0)
+	    csv_table_load(db, "before", o->before.csv, o->before.len, o->before.file, &bcols, &nb) < 0 ||
+	    csv_table_load(db, "after", o->after.csv, o->after.len, o->after.file, &acols, &na) < 0)
 		goto out;
 	if (nb != na) {
 		msg_error("the two sides' tables differ (%d and %d columns): give the same options", nb, na);
@@ -600,8 +573,8 @@ static int diff_report(struct diff_opts *o, bool quiet)
 out:
 	if (keys)
 		sqlite3_free(sqlite3_str_finish(keys));
-	free_cols(bcols, nb);
-	free_cols(acols, na);
+	csv_table_free_cols(bcols, nb);
+	csv_table_free_cols(acols, na);
 	if (db)
 		sqlite3_close(db);
 	return rc;
@@ -656,8 +629,7 @@ static int diff_svg(struct diff_opts *o)
 				 o->report);
 	if (o->out && (out_check(o->out, o->before.file) || out_check(o->out, o->after.file)))
 		return -1;
-	if (run_side(o->report, &o->before, o->pass, o->npass, false, "--folded") < 0 ||
-	    run_side(o->report, &o->after, o->pass, o->npass, false, "--folded") < 0)
+	if (run_sides(o, false, "--folded") < 0)
 		return -1;
 	struct flame *fl = flame_new(FLAME_SELF);
 	char subtitle[512];
