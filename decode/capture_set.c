@@ -253,7 +253,8 @@ static int open_ring(const char *head_path, const char *head, struct cset *cs)
 	if (!prefix[0] || prefix[0] == '.' || strchr(prefix, '/') || strlen(prefix) > 200)
 		msg_error("%s: ring_prefix '%.60s' is not a plain file name: refused", head_path, prefix);
 	else if (!ring_find(dirname(copy), prefix, &m, &n)) {
-		qsort(m, n, sizeof(*m), by_number);
+		if (n) /* no segment beside the head: qsort(NULL, 0) is undefined */
+			qsort(m, n, sizeof(*m), by_number);
 		if (!ring_check(head_path, head, m, n)) {
 			cs->keys = ring_keys(m, n);
 			cs->ring = true;

@@ -2,7 +2,8 @@
 # test_fuzz.sh - every libFuzzer target (tests/fuzz/fuzz_*.c, built by `make fuzz-bins`):
 #  1. replays tests/fuzz/regress/<target>/*, the inputs earlier runs crashed on;
 #  2. fuzzes for FUZZ_TIME seconds (default 30; `make fuzz` uses 300) from seeds
-#     made by tests/fuzz/mkseeds.py (samples/, trace.dat test files, tests/hostile).
+#     made by tests/fuzz/mkseeds.py (samples/, trace.dat test files, tests/hostile,
+#     tests/fuzz/sets for the ring and series target).
 # A crash, leak, timeout (30 s per input) or RSS over 2 GB fails the test with the
 # sanitizer's stack; the input is kept under /var/tmp/ftana-fuzz-findings/ so it can
 # be added to tests/fuzz/regress/<target>/. Skips (77) when clang's libFuzzer is
@@ -14,20 +15,21 @@ FUZZ_DIR=${FUZZ_DIR:-$ROOT_DIR/$BUILD/fuzz}
 FINDINGS=${FUZZ_FINDINGS:-/var/tmp/ftana-fuzz-findings}
 
 # target name -> suffix of its seed directory made by mkseeds.py
-declare -A seeds=([ftz]=ftz [tracedat]=dat [db]=db)
+declare -A seeds=([ftz]=ftz [tracedat]=dat [db]=db [set]=set)
 # decode/decode_tracedat.c keeps a libtracecmd handle it cannot close (closing it
 # crashes libtracecmd 1.3) on purpose: one per process in ftana, one per damaged
 # input here, so leak detection would stop at the first damaged trace.dat.
 # The same kept handle (with its kallsyms) per damaged input adds up to ~2.5 MB each,
 # hence the larger RSS limit for this target.
-declare -A extra=([ftz]="" [tracedat]="-detect_leaks=0 -malloc_limit_mb=1048576 -rss_limit_mb=6144" [db]="")
+declare -A extra=([ftz]="" [tracedat]="-detect_leaks=0 -malloc_limit_mb=1048576 -rss_limit_mb=6144" [db]="" [set]="")
 # libtracecmd mallocs sizes read from the file (tracecmd_open_head): in ftana an
 # impossible size makes malloc return NULL and the open fail, so let ASan do the same
 # rather than stop at each one. Library leaks we cannot fix: tests/fuzz/lsan.supp;
 # for trace.dat no leak check at all, not even at exit (the kept handles, above).
 declare -A env_of=([ftz]="LSAN_OPTIONS=suppressions=$TESTS_DIR/fuzz/lsan.supp:print_suppressions=0"
 		   [tracedat]="ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1"
-		   [db]="LSAN_OPTIONS=suppressions=$TESTS_DIR/fuzz/lsan.supp:print_suppressions=0")
+		   [db]="LSAN_OPTIONS=suppressions=$TESTS_DIR/fuzz/lsan.supp:print_suppressions=0"
+		   [set]="LSAN_OPTIONS=suppressions=$TESTS_DIR/fuzz/lsan.supp:print_suppressions=0")
 rt=$(${FUZZ_CC:-clang} -print-file-name="libclang_rt.fuzzer-$(uname -m).a" 2>/dev/null)
 for t in "${!seeds[@]}"; do
 	if [ ! -x "$FUZZ_DIR/fuzz_$t" ]; then
@@ -43,7 +45,8 @@ command -v python3 >/dev/null || { echo "python3 not installed (seeds)"; exit 77
 
 work=$(mktemp -d -p /var/tmp ftana-fuzz.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-FTANA=$FTANA_PLAIN python3 "$TESTS_DIR/fuzz/mkseeds.py" "$work/seeds/ftz" "$work/seeds/dat" "$work/seeds/db" ||
+FTANA=$FTANA_PLAIN python3 "$TESTS_DIR/fuzz/mkseeds.py" "$work/seeds/ftz" "$work/seeds/dat" "$work/seeds/db" \
+	"$work/seeds/set" ||
 	{ echo "FAIL: mkseeds.py"; exit 1; }
 # The harness's scratch files (tests/fuzz/harness.c) go here, removed with it.
 export FUZZ_TMPDIR=$work
@@ -71,7 +74,7 @@ keep_artifacts() {
 	done
 }
 
-for t in ftz tracedat db; do
+for t in ftz tracedat db set; do
 	bin=$FUZZ_DIR/fuzz_$t
 	regress=$TESTS_DIR/fuzz/regress/$t
 	# shellcheck disable=SC2206  # extra options are words

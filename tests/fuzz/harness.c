@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "decode/decode.h"
+#include "format/ftz.h"
 #include "import/import.h"
 #include "analyze/commands.h"
 #include "reports/lost.h"
@@ -143,6 +144,97 @@ static void run(const uint8_t *data, size_t size, const char *suffix, bool libra
 	fflush(stdout);
 	unlink(db);
 	unlink(in);
+}
+
+static uint64_t get_le(const uint8_t *p, int n)
+{
+	uint64_t v = 0;
+
+	for (int i = n - 1; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static void put_le(uint8_t *p, uint64_t v, int n)
+{
+	for (int i = 0; i < n; i++, v >>= 8)
+		p[i] = (uint8_t)v;
+}
+
+/* Section header (FORMAT.md 3): type, flags, stored_len, raw_len, payload crc, header crc. */
+void fuzz_resign(uint8_t *buf, size_t size)
+{
+	size_t off = 16;
+
+	while (size - off >= 32 && off < size) {
+		uint8_t *h = buf + off;
+		uint64_t stored = get_le(h + 8, 8);
+		uint32_t flags = (uint32_t)get_le(h + 4, 4);
+		bool whole = stored <= size - off - 32;
+
+		if (whole) {
+			if (!(flags & 1))
+				put_le(h + 16, stored, 8);
+			put_le(h + 24, ftz_crc32c(0, h + 32, stored), 4);
+		}
+		put_le(h + 28, ftz_crc32c(0, h, 28), 4);
+		if (!whole)
+			break;
+		off += 32 + stored;
+	}
+}
+
+void fuzz_run_ftana_set(const uint8_t *data, size_t size)
+{
+	char paths[FUZZ_SET_MAX][PATH_MAX + 64], db[PATH_MAX + 32];
+	const char *inputs[FUZZ_SET_MAX];
+	const size_t sep = strlen(FUZZ_SET_SEP);
+	struct import_result res;
+	size_t n = 0, at = 1;
+
+	if (size < 1)
+		return;
+	setup_once();
+	bool ring = data[0] & 1;
+
+	while (n < FUZZ_SET_MAX && at <= size) {
+		const uint8_t *end = memmem(data + at, size - at, FUZZ_SET_SEP, sep);
+		size_t len = end ? (size_t)(end - data) - at : size - at;
+		uint8_t *member = malloc(len ? len : 1);
+
+		if (!member)
+			abort();
+		memcpy(member, data + at, len);
+		fuzz_resign(member, len);
+		if (ring && !n)
+			snprintf(paths[n], sizeof(paths[n]), "%s/r.ftz", workdir); /* the seeds' ring_prefix: r.ring- */
+		else if (ring)
+			snprintf(paths[n], sizeof(paths[n]), "%s/r.ring-%06zu.ftz", workdir, n);
+		else
+			snprintf(paths[n], sizeof(paths[n]), "%s/c-%04zu.ftz", workdir, n + 1);
+		if (!write_file(paths[n], member, len))
+			abort(); /* the harness's own failure, not the input's */
+		free(member);
+		inputs[n] = paths[n];
+		n++;
+		if (!end)
+			break;
+		at = (size_t)(end - data) + sep;
+	}
+	snprintf(db, sizeof(db), "%s/set.db", workdir);
+	unlink(db);
+	/* a ring is named by its head alone: the segments are found beside it */
+	if (import_capture(inputs, ring ? 1 : n, db, IMPORT_NEW, NULL, false, &res) == 0) {
+		char *info_argv[] = { "info", db, NULL };
+		char *sql_argv[] = { "sql", db, "select * from events limit 20; select * from meta", NULL };
+
+		cmd_info(2, info_argv);
+		cmd_sql(3, sql_argv);
+	}
+	fflush(stdout);
+	unlink(db);
+	for (size_t i = 0; i < n; i++)
+		unlink(paths[i]);
 }
 
 void fuzz_run_ftana(const uint8_t *data, size_t size, const char *suffix)

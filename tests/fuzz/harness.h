@@ -41,4 +41,26 @@ void fuzz_run_ftana_library_first(const uint8_t *data, size_t size, const char *
  */
 void fuzz_run_ftana_db(const uint8_t *data, size_t size);
 
+/*
+ * Re-sign a .ftz in place: every section whose header and payload are present gets
+ * correct checksums (and, uncompressed, raw_len = stored_len). Mutated bytes almost
+ * never keep a CRC-32C right, so without this every input would stop at the first
+ * section header. Damage stays reachable: a length past the end (a truncated
+ * payload), a bad zstd frame, lengths over 1 GiB.
+ */
+void fuzz_resign(uint8_t *buf, size_t size);
+
+/*
+ * DATA as the files of one capture set (decode/capture_set.h): byte 0 says a disk
+ * ring (bit 0 set: the head r.ftz, then segments r.ring-000001.ftz, ...: the seeds'
+ * ring_prefix) or a
+ * --rotate series (NAME-0001.ftz, ...); the rest is cut into up to FUZZ_SET_MAX
+ * members at each FUZZ_SET_SEP, each re-signed. Then as fuzz_run_ftana: imported
+ * (the set read together, its keys checked: capture_id, numbering, gaps), `ftana
+ * info` and `ftana sql` on it.
+ */
+#define FUZZ_SET_SEP "\n--ftz-set-member--\n"
+#define FUZZ_SET_MAX 8
+void fuzz_run_ftana_set(const uint8_t *data, size_t size);
+
 #endif

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""mkseeds.py FTZ_DIR DAT_DIR [DB_DIR] - seed corpora for the fuzz targets.
+"""mkseeds.py FTZ_DIR DAT_DIR [DB_DIR [SET_DIR]] - seed corpora for the fuzz targets.
 
 .ftz seeds: every samples/*.ftz cut down to what a fuzzer can mutate usefully --
 sections decompressed (with the zstd program; a mutated zstd frame only ever
@@ -11,6 +11,9 @@ small file per reading rule of FORMAT.md, each an edge the fuzzer starts next to
 trace.dat seeds: the trace.dat test files
 (tests/data/tracedat), cut down alike (v7
 ones through trace-cmd convert), and gen.py's.
+Set seeds (SET_DIR): tests/fuzz/sets/'s disk ring and --rotate series, each joined into one
+input for fuzz_set (tests/fuzz/harness.h).
+
 Database seeds (DB_DIR, with $FTANA): `ftana db` of the small samples, the big
 tables cut (symbols) and the file vacuumed into 1 KiB pages, and hand-made hostile
 databases: views that recurse forever under the names reports read, values of every
@@ -58,8 +61,10 @@ def shrink(data):
                 continue
         if stype == FILE:
             name_len = struct.unpack_from("<H", payload, 2)[0]
-            if payload[4:4 + name_len] == b"/proc/kallsyms":
-                body = payload[4 + name_len:].split(b"\n")[:300]
+            name = payload[4:4 + name_len]
+            keep = {b"/proc/kallsyms": 300, b"saved_tgids": 100, b"saved_cmdlines": 100}.get(name)
+            if keep:
+                body = payload[4 + name_len:].split(b"\n")[:keep]
                 payload = payload[:4 + name_len] + b"\n".join(body) + b"\n"
         elif stype == PAGES:
             cpu, page_size, nr = struct.unpack_from("<III", payload)
@@ -240,10 +245,28 @@ def db_seeds(db_dir, ftana):
         hostile_dbs(db_dir, base)
 
 
+SET_SEP = b"\n--ftz-set-member--\n"  # tests/fuzz/harness.h FUZZ_SET_SEP
+
+
+def set_seeds(set_dir):
+    """fuzz_set's seeds: each set of tests/fuzz/sets/ as one input, byte 0 1 for a
+    ring (head first), 0 for a series; also each with its last member left out."""
+    os.makedirs(set_dir, exist_ok=True)
+    sets = os.path.join(ROOT, "tests", "fuzz", "sets")
+    for kind, flag in (("ring", b"\1"), ("series", b"\0")):
+        files = sorted(glob.glob(os.path.join(sets, kind, "*.ftz")), key=lambda p: (".ring-" in p, p))
+        members = [open(p, "rb").read() for p in files]
+        for n in range(1, len(members) + 1):
+            with open(os.path.join(set_dir, f"{kind}-{n}.set"), "wb") as f:
+                f.write(flag + SET_SEP.join(members[:n]))
+
+
 def main():
     ftz_dir, dat_dir = sys.argv[1], sys.argv[2]
     if len(sys.argv) > 3 and os.environ.get("FTANA"):
         db_seeds(sys.argv[3], os.environ["FTANA"])
+    if len(sys.argv) > 4:
+        set_seeds(sys.argv[4])
     os.makedirs(ftz_dir, exist_ok=True)
     os.makedirs(dat_dir, exist_ok=True)
     have_zstd = shutil.which("zstd") is not None
