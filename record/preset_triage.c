@@ -56,7 +56,9 @@ const struct record_cmd record_cmd_triage = {
 		 "sched_process_fork, sched_process_exit, block:block_rq_insert, block_rq_issue, "
 		 "block_rq_complete, signal:signal_generate, signal_deliver; with --syscalls also "
 		 "syscalls:sys_enter_* and sys_exit_*, and where the kernel has kprobes the "
-		 "probe ftrec_open_path (the file name of each open, for opensnoop). An event this kernel does not have is left "
+		 "probe ftrec_open_path (the file name of each open, for opensnoop) and ftrec_exec_args / "
+		 "ftrec_execat_args (each exec's first 16 arguments, for execsnoop; x86-64). An event this "
+		 "kernel does not have is left "
 		 "out with a note. "
 		 /* figures from bench/triage.sh (make bench); measure again when the events change */
 		 "Cost, measured by 'make bench' (bench/triage.sh) on a 2-CPU VM kept busy by a "
@@ -87,6 +89,48 @@ static const char *const triage_events[] = {
  * is ftrec_<pid>:ftrec_open_path, its field "path" (schema/reports/opensnoop.sql).
  */
 #define OPEN_PATH_PROBE "p:ftrec_open_path do_sys_openat2 path=+0($arg2):ustring"
+
+/*
+ * Each exec's arguments, for execsnoop (issue 24). On x86-64 the syscall's wrapper
+ * __x64_sys_execve(const struct pt_regs *regs) finds the user's argv in regs->si, 104
+ * bytes into pt_regs (__x64_sys_execveat: regs->dx, 96). For each of the first
+ * EXEC_ARGS_MAX arguments the probe reads from user memory the pointer argv[I] (field
+ * pI, 0 past the last argument: an empty argument and the end are told apart) and
+ * the string it points to (aI). The events are ftrec_<pid>:ftrec_exec_args and
+ * ftrec_execat_args (schema/reports/execsnoop.sql). A kernel that keeps argv
+ * elsewhere refuses the probe: left out with a note, as the open path's.
+ */
+#define EXEC_ARGS_MAX 16
+
+static char *exec_args_probe(const char *name, const char *func, int argv_at)
+{
+	char *def = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&def, &len);
+
+	if (!f)
+		return NULL;
+	fprintf(f, "p:%s %s", name, func);
+	for (int i = 0; i < EXEC_ARGS_MAX; i++)
+		fprintf(f, " p%d=+u%d(+%d(%%di)):x64 a%d=+0(+u%d(+%d(%%di))):ustring", i, 8 * i, argv_at,
+			i, 8 * i, argv_at);
+	return fclose(f) == 0 ? def : (free(def), NULL);
+}
+
+static int add_exec_probes(struct record_opts *o)
+{
+	char *execve = exec_args_probe("ftrec_exec_args", "__x64_sys_execve", 104);
+	char *execveat = exec_args_probe("ftrec_execat_args", "__x64_sys_execveat", 96);
+	int ret = execve && execveat ? 0 : msg_error("out of memory");
+
+	if (!ret) {
+		strlist_add(&o->kprobe_optional, execve);
+		strlist_add(&o->kprobe_optional, execveat);
+	}
+	free(execve);
+	free(execveat);
+	return ret;
+}
 
 struct triage_args {
 	bool syscalls;
@@ -148,6 +192,7 @@ static int add_events(struct record_opts *o, const struct triage_args *a)
 		else if ((ret = record_add_event(o, "syscalls:sys_enter_*,syscalls:sys_exit_*", NULL)) == 0) {
 			added++;
 			strlist_add(&o->kprobe_optional, OPEN_PATH_PROBE);
+			ret = add_exec_probes(o);
 		}
 	}
 	if (ret == 0 && !added)

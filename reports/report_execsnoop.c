@@ -23,7 +23,7 @@ static int run(struct report_ctx *ctx)
 		return -1;
 	return snoop_print(ctx, "rows",
 			   "SELECT report_ts(ts) AS time%s, pid, ppid, comm, filename, exit_code, "
-			   "dur_ns / 1e6 AS dur_ms, end_reason FROM execsnoop_sel ORDER BY id");
+			   "dur_ns / 1e6 AS dur_ms, end_reason, args FROM execsnoop_sel ORDER BY id");
 }
 
 const struct report_def report_execsnoop_def = {
@@ -38,8 +38,12 @@ const struct report_def report_execsnoop_def = {
 	"  the capture), comm (the file name's last part, 15 bytes, as the kernel sets it),\n"
 	"  filename (as given to execve), exit_code (low 8 bits of exit_group()'s status;\n"
 	"  needs 'ftrec triage --syscalls'; null when a signal ended it), dur_ms (exec to\n"
-	"  exit or to the next exec), end_reason (exit, exec, or null: no end in the capture)\n"
+	"  exit or to the next exec), end_reason (exit, exec, or null: no end in the capture),\n"
+	"  args (argv, argv[0] first, each as a shell takes it back: bare, '...', or bash's\n"
+	"  $'...' (control bytes and bytes not UTF-8 printed \\xHH); the first 16 (then\n"
+	"  [...]), each up to 256 characters (then [...]); from the kprobe 'ftrec triage\n"
+	"  --syscalls' adds on x86-64; null without it)\n"
 	"SQL: `ftana sql FILE 'select * from execs'` (docs/SQL.md).\n",
 	.views = &views_snoop,
-	.needs = (const char *const[]){ "sched:sched_process_exec", "sched:sched_process_fork", "sched:sched_process_exit", "syscalls:sys_enter_exit", "syscalls:sys_enter_exit_group", NULL },
+	.needs = (const char *const[]){ "sched:sched_process_exec", "sched:sched_process_fork", "sched:sched_process_exit", "syscalls:sys_enter_exit", "syscalls:sys_enter_exit_group", "*:ftrec_exec_args", "*:ftrec_execat_args", NULL },
 };

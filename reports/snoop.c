@@ -19,6 +19,13 @@
 #include "reports/views.h"
 #include "store/db.h"
 
+/* The probe fields of ftrec_exec_args: pI the pointer argv[I], aI its string. */
+#define EXEC_ARG(i) ", p" #i ", a" #i
+#define EXEC_ARGS_COLUMNS "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, __probe_ip" \
+	EXEC_ARG(0) EXEC_ARG(1) EXEC_ARG(2) EXEC_ARG(3) EXEC_ARG(4) EXEC_ARG(5) EXEC_ARG(6) \
+	EXEC_ARG(7) EXEC_ARG(8) EXEC_ARG(9) EXEC_ARG(10) EXEC_ARG(11) EXEC_ARG(12) \
+	EXEC_ARG(13) EXEC_ARG(14) EXEC_ARG(15)
+
 /* Stand-ins: the columns each view reads, for a capture without the event. */
 static const struct { const char *system, *table, *columns; } stand_ins[] = {
 	{ "sched", "sched_process_exec", "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, filename, field_pid, old_pid" },
@@ -37,8 +44,11 @@ static const struct { const char *system, *table, *columns; } stand_ins[] = {
 				       "flags, mode" },
 	{ "syscalls", "sys_enter_openat2", "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, __syscall_nr, dfd, "
 					  "filename, how, usize" },
-	/* the kprobe of `ftrec triage --syscalls` (its system is ftrec_<pid>): the open's path */
+	/* the kprobes of `ftrec triage --syscalls` (their system is ftrec_<pid>): the open's
+	 * path, each exec's arguments (record/preset_triage.c) */
 	{ NULL, "ftrec_open_path", "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, __probe_ip, path" },
+	{ NULL, "ftrec_exec_args", EXEC_ARGS_COLUMNS },
+	{ NULL, "ftrec_execat_args", EXEC_ARGS_COLUMNS },
 	{ NULL, "lost_events", "cpu, ts, count" },
 };
 

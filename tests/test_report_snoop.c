@@ -311,7 +311,102 @@ static void test_execs(void **state)
 	char *csv[] = { "execsnoop", "--csv", "-p", "30" };
 	assert_int_equal(fx_run("execsnoop", db, &out, 4, csv), 0);
 	assert_int_equal(fx_count_lines(out, ","), 3); /* the header, the 2 execs of 30 */
-	assert_non_null(strstr(out, "\n3.0e-07,30,19,b,/bin/b,3,0.0001,exit\n"));
+	assert_non_null(strstr(out, "\n3.0e-07,30,19,b,/bin/b,3,0.0001,exit,\n")); /* no args probe */
+	free(out);
+	fx_close(db);
+}
+
+/* The probe table of each exec's arguments (record/preset_triage.c), as the importer
+ * makes it: pI the pointer argv[I], aI its string. */
+static void exec_args_table(sqlite3 *db, const char *table)
+{
+	char cols[1024] = "";
+
+	for (int i = 0; i < 16; i++)
+		snprintf(cols + strlen(cols), sizeof(cols) - strlen(cols), ", p%d, a%d", i, i);
+	sql_exec(db, "CREATE TABLE \"%w\" (id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, __probe_ip%s)",
+		 table, cols);
+	sql_exec(db, "INSERT INTO event_types VALUES (%d, 'ftrec_4242', %Q, %Q, '', '', 0)", next_type++,
+		 table, table);
+}
+
+/* A hit with ARGC arguments; past them the NULL pointer, then what lies beyond argv in
+ * user memory (the environment): the probe reads 16 whatever argc is. */
+static int exec_hit(sqlite3 *db, const char *table, long long ts, int tid, int argc, const char *const *argv)
+{
+	sqlite3_str *v = sqlite3_str_new(db);
+
+	sqlite3_str_appendf(v, "1234");
+	for (int i = 0; i < 16; i++)
+		if (i < argc)
+			sqlite3_str_appendf(v, ", %d, %Q", 0x7ffd0000 + i, argv[i]);
+		else if (i == argc)
+			sqlite3_str_appendf(v, ", 0, ''");
+		else
+			sqlite3_str_appendf(v, ", %d, 'SECRET=%d'", 0x7ffe0000 + i, i);
+	char *values = sqlite3_str_finish(v);
+	int id = ev(db, table, ts, tid, values);
+
+	sqlite3_free(values);
+	return id;
+}
+
+/*
+ * execsnoop's args (issue 24): the last hit of the exec'ing thread before its exec and
+ * after its fork or previous exec; each argument quoted as a shell takes it back; 16
+ * at most, 256 characters each, cuts marked; nothing past argv's NULL shown.
+ */
+static void test_exec_args(void **state)
+{
+	(void)state;
+	sqlite3 *db = snoop_db("x86_64");
+	char long_arg[301], want_long[300];
+
+	memset(long_arg, 'x', 300);
+	long_arg[300] = '\0';
+	snprintf(want_long, sizeof(want_long), "$'%.256s'[...]", long_arg);
+	exec_tables(db);
+	exec_args_table(db, "ftrec_exec_args");
+	exec_args_table(db, "ftrec_execat_args");
+	static const char *const tried[] = { "/usr/local/bin/prog", "old" };
+	static const char *const argv[] = { "prog", "b c", "", "it's", "tab\there", "\xff\xfe",
+					    "back\\slash", "x=1,y@2%-", "\x1b[2J" };
+	static const char *const many[] = { "0", "1", "2", "3", "4", "5", "6", "7", "8", "9",
+					    "10", "11", "12", "13", "14", "15", "16" };
+	const char *longv[] = { "l", long_arg };
+
+	exec_hit(db, "ftrec_exec_args", 100, 30, 2, tried);   /* a failed attempt */
+	exec_hit(db, "ftrec_exec_args", 110, 30, 9, argv);
+	int a = ev(db, "sched_process_exec", 120, 30, "'/usr/bin/prog', 30, 30");
+	exec_hit(db, "ftrec_execat_args", 130, 30, 17, many);  /* the new image execs again */
+	int b = ev(db, "sched_process_exec", 140, 30, "'/bin/many', 30, 30");
+	int c = ev(db, "sched_process_exec", 150, 30, "'/bin/nohit', 30, 30"); /* hit dropped */
+	exec_hit(db, "ftrec_exec_args", 160, 40, 1, tried);    /* an older thread 40 ... */
+	ev(db, "sched_process_fork", 170, 30, "'x', 30, 'x', 40"); /* ... then a new one */
+	int d = ev(db, "sched_process_exec", 180, 40, "'/bin/d', 40, 40");
+	exec_hit(db, "ftrec_exec_args", 190, 41, 0, NULL);     /* execve(path, {NULL}) */
+	int e = ev(db, "sched_process_exec", 200, 41, "'/bin/e', 41, 41");
+	exec_hit(db, "ftrec_exec_args", 210, 42, 2, longv);
+	int f = ev(db, "sched_process_exec", 220, 42, "'/bin/f', 42, 42");
+	assert_int_equal(snoop_views(db), 0);
+	assert_string_equal(fx_text(db, "SELECT args FROM execs WHERE id = %d", a),
+			    "prog 'b c' '' $'it\\'s' $'tab\there' $'\xff\xfe' 'back\\slash' x=1,y@2%- $'\x1b[2J'");
+	assert_string_equal(fx_text(db, "SELECT args FROM execs WHERE id = %d", b),
+			    "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 [...]");
+	assert_int_equal(fx_int(db, "SELECT args IS NULL FROM execs WHERE id = %d", c), 1);
+	assert_int_equal(fx_int(db, "SELECT args IS NULL FROM execs WHERE id = %d", d), 1);
+	assert_string_equal(fx_text(db, "SELECT '<' || args || '>' FROM execs WHERE id = %d", e), "<>");
+	char *want_f = sqlite3_mprintf("l %s", want_long);
+
+	assert_string_equal(fx_text(db, "SELECT args FROM execs WHERE id = %d", f), want_f);
+	sqlite3_free(want_f);
+	assert_int_equal(fx_int(db, "SELECT count(*) FROM execs WHERE args GLOB '*SECRET*' OR args GLOB '*old*'"), 0);
+
+	/* text: the escape byte and the bytes that are not UTF-8 as bash's \xHH, inside $'...' */
+	char *out;
+	char *text[] = { "execsnoop", "-p", "30" };
+	assert_int_equal(fx_run("execsnoop", db, &out, 3, text), 0);
+	assert_non_null(strstr(out, "$'\\xff\\xfe' 'back\\slash' x=1,y@2%- $'\\x1b[2J'\n"));
 	free(out);
 	fx_close(db);
 }
@@ -534,6 +629,7 @@ int main(void)
 		cmocka_unit_test(test_open_flags),
 		cmocka_unit_test(test_open_probe_paths),
 		cmocka_unit_test(test_execs),
+		cmocka_unit_test(test_exec_args),
 		cmocka_unit_test(test_kills),
 		cmocka_unit_test(test_renamed_input),
 		cmocka_unit_test(test_bitesize),

@@ -54,13 +54,14 @@ if [ -d "$TRACEFS/events/syscalls" ]; then
 	assert_eq "--syscalls: every sys_enter_/sys_exit_ event of the kernel" \
 		"$(ls "$TRACEFS/events/syscalls" | grep -c '^sys_e')" \
 		"$("$FTANA" sql "$tmp/s.ftz" "SELECT count(*) FROM event_types WHERE system = 'syscalls'" --csv | tail -n 1)"
-	# the optional open-path probe: recorded where the kernel has kprobes and takes it,
-	# else one note and the recording goes on; never a probe left behind
+	# the optional probes (open path, exec arguments): recorded where the kernel has
+	# kprobes and takes them, else one note and the recording goes on; never a probe
+	# left behind
 	probe_hits=$("$FTANA" sql "$tmp/s.ftz" "SELECT count(*) FROM event_types WHERE name = 'ftrec_open_path'" --csv | tail -n 1)
 	if [ ! -e "$TRACEFS/kprobe_events" ]; then
 		# (the summary, and its loss warning on a busy host, are not about the probe)
 		assert_eq "--syscalls without kprobes: one note, and no other" \
-			"ftrec triage: note: this kernel has no kprobe_events: the optional probe left out" \
+			"ftrec triage: note: this kernel has no kprobe_events: the optional probes left out" \
 			"$(grep -v '^ftrec: stopped\|^  \|^ftrec triage: warning: events were LOST' "$tmp/s.err")"
 		assert_eq "--syscalls without kprobes: no probe event in the capture" 0 "$probe_hits"
 	else

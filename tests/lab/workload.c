@@ -10,6 +10,11 @@
  *   workload sleep M MS         M sleeps of MS milliseconds each (nanosleep)
  *   workload read FILE BYTES    one read(2) of BYTES bytes from the start of FILE
  *   workload open PATH          one open(2) + close(2) of PATH (failing is fine)
+ *   workload exec PATH ARG0 [ARG...]
+ *                               execve(2) of PATH with exactly the argv ARG0 ARG...
+ *                               (a PATH without '/' searched in $PATH, an execve per
+ *                               directory tried); "exec=PATH argc=N" first; exit 1
+ *                               when it fails
  *   workload threads T K MS     T threads; thread i (1..T) makes i*K getppid(2) calls in
  *                               each of 3 bursts, MS ms apart (all threads in step); with
  *                               WORKLOAD_START_MS=N in the environment the threads exist
@@ -338,6 +343,22 @@ static int do_faults(char **argv)
 	return 1;
 }
 
+static int do_exec(char **argv)
+{
+	int n = 0;
+
+	while (argv[1 + n])
+		n++;
+	printf("exec=%s argc=%d\n", argv[0], n);
+	fflush(stdout);
+	if (strchr(argv[0], '/'))
+		execv(argv[0], argv + 1);
+	else
+		execvp(argv[0], argv + 1);
+	perror("workload: exec");
+	return 1;
+}
+
 static const struct op {
 	const char *name;
 	int nargs;
@@ -351,6 +372,7 @@ static const struct op {
 	{ "open",    1, do_open,    "open PATH" },
 	{ "threads", 3, do_threads, "threads T K MS" },
 	{ "faults",  5, do_faults,  "faults FILE CTL STRIDE OFFSET MS" },
+	{ "exec",   -2, do_exec,    "exec PATH ARG0 [ARG...]" }, /* -2: at least 2 */
 };
 
 int main(int argc, char **argv)
@@ -358,7 +380,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; argc > 1 && i < sizeof(ops) / sizeof(ops[0]); i++) {
 		if (strcmp(argv[1], ops[i].name))
 			continue;
-		if (argc - 2 != ops[i].nargs) {
+		if (ops[i].nargs >= 0 ? argc - 2 != ops[i].nargs : argc - 2 < -ops[i].nargs) {
 			fprintf(stderr, "usage: workload %s\n", ops[i].usage);
 			return 2;
 		}
@@ -366,6 +388,6 @@ int main(int argc, char **argv)
 		fflush(stdout);
 		return ops[i].run(argv + 2);
 	}
-	fprintf(stderr, "usage: workload getppid K | bursts B K MS | sleep M MS | read FILE BYTES | open PATH | threads T K MS | faults FILE CTL STRIDE OFFSET MS\n");
+	fprintf(stderr, "usage: workload getppid K | bursts B K MS | sleep M MS | read FILE BYTES | open PATH | threads T K MS | faults FILE CTL STRIDE OFFSET MS | exec PATH ARG0 [ARG...]\n");
 	return 2;
 }
