@@ -127,20 +127,39 @@ static void keep(char *s)
 	warnings[nr_warnings++] = s;
 }
 
+static bool kept_already(const char *s)
+{
+	for (size_t i = 0; i < nr_warnings; i++)
+		if (!strcmp(warnings[i], s))
+			return true;
+	return false;
+}
+
+/* SAY false: only kept (another process said it). */
 __attribute__((format(printf, 2, 0)))
-static void vwarn(const char *what, const char *fmt, va_list ap)
+static void vwarn_say(const char *what, const char *fmt, va_list ap, bool say)
 {
 	char *s = vformat(fmt, ap), *kept = NULL;
 
 	if (!s)
 		return;
-	put(what, "warning: ", s);
+	if (keeping) {
+		if (what && asprintf(&kept, "%s: %s", what, s) < 0)
+			kept = NULL;
+		/* a warning is said once per command (a report that opens its capture again,
+		 * for the rows its totals could not stand for, meets the same damage again) */
+		if (kept_already(what ? (kept ? kept : "") : s)) {
+			free(s);
+			free(kept);
+			return;
+		}
+	}
+	if (say)
+		put(what, "warning: ", s);
 	if (!keeping) {
 		free(s);
 		return;
 	}
-	if (what && asprintf(&kept, "%s: %s", what, s) < 0)
-		kept = NULL;
 	if (what) {
 		free(s);
 		s = kept;
@@ -149,12 +168,27 @@ static void vwarn(const char *what, const char *fmt, va_list ap)
 		keep(s);
 }
 
+__attribute__((format(printf, 2, 0)))
+static void vwarn(const char *what, const char *fmt, va_list ap)
+{
+	vwarn_say(what, fmt, ap, true);
+}
+
 void msg_warn(const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
 	vwarn(NULL, fmt, ap);
+	va_end(ap);
+}
+
+void msg_warn_said_at(const char *what, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn_say(what, fmt, ap, false);
 	va_end(ap);
 }
 

@@ -46,6 +46,9 @@ void msg_die(int status, const char *fmt, ...) __attribute__((format(printf, 2, 
 void msg_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "PREFIX: WHAT: warning: TEXT" (WHAT escaped as the text is), kept as "WHAT: TEXT". */
 void msg_warn_at(const char *what, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A warning another process said (ftana's import child): kept as if said here, so that
+ * it is not said again (and is in msg_warnings), but not printed. */
+void msg_warn_said_at(const char *what, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* "PREFIX: note: TEXT" when notes are on (ftrec: always; ftana: with -v). */
 void msg_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -55,7 +58,8 @@ void msg_set_notes(bool on);
 void msg_set_interrupted(const char *why);
 
 /* Keep the warnings from now on for msg_warnings (ftana's JSON documents; off by
- * default, so a long-running ftrec does not accumulate them). */
+ * default, so a long-running ftrec does not accumulate them). While kept, a warning
+ * identical to one already said is not said again. */
 void msg_keep_warnings(bool on);
 /* The warnings kept so far, oldest first (unescaped: JSON escapes by itself). */
 size_t msg_warnings(const char *const **list);

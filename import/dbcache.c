@@ -65,8 +65,9 @@ static uint64_t mtime_ns(const struct stat *st)
 	return (uint64_t)st->st_mtim.tv_sec * 1000000000ull + st->st_mtim.tv_nsec;
 }
 
-/* Print the damage warning kept in a database's meta; true if it was damaged. */
-static bool warn_damage(sqlite3 *db, const char *path)
+/* The damage warning kept in a database's meta, said (or, SAID: the import child said
+ * it, only kept as said); true if it was damaged. */
+static bool damage_warning(sqlite3 *db, const char *path, bool said)
 {
 	char *state = db_meta_text(db, "end_state");
 	bool damaged = state && !strcmp(state, "damaged");
@@ -75,13 +76,18 @@ static bool warn_damage(sqlite3 *db, const char *path)
 		/* a .db given to us may say anything here: the message path escapes it */
 		char *off = db_meta_text(db, "damage_offset"), *why = db_meta_text(db, "damage_reason");
 
-		msg_warn_at(path, "damaged at offset %s (%s); using the events before it",
-			    off ? off : "?", why ? why : "?");
+		(said ? msg_warn_said_at : msg_warn_at)(path, "damaged at offset %s (%s); using the events before it",
+							 off ? off : "?", why ? why : "?");
 		free(off);
 		free(why);
 	}
 	free(state);
 	return damaged;
+}
+
+static bool warn_damage(sqlite3 *db, const char *path)
+{
+	return damage_warning(db, path, false);
 }
 
 /* Read-only, hardened, guarded: reports add TEMP objects only, nothing is written. */
@@ -504,6 +510,8 @@ static sqlite3 *open_input(const char *const *inputs, size_t n, const struct imp
 	db = open_trusted(cache, src, digest, &suspicious);
 	if (!db)
 		msg_error("%s: changed by someone else while it was built", cache);
+	else if (*damaged) /* the import child said it: a second open in this run says it no more */
+		damage_warning(db, path, true);
 out:
 	cset_free(&in.cs);
 	free(cache);

@@ -94,5 +94,12 @@ for f in "$T"/gen/*.ftz "$ROOT_DIR"/samples/triage.ftz "$ROOT_DIR"/samples/triag
 	"$FTANA" report syscount "$lean" --by both >"$T/again" 2>/dev/null
 	assert_eq "$name: syscount after the extension, unchanged" "" "$(diff "$T/whole" "$T/again")"
 done
+# a damaged capture whose totals give up is opened twice (the totals, then the rows):
+# its damage is still said once
+mkdir -p "$T/dmg"
+head -c -100 "$T/gen/time_back.ftz" >"$T/dmg/c.ftz"
+"$FTANA" report syscount "$T/dmg/c.ftz" >/dev/null 2>"$T/dmg/err"
+assert_eq "damaged, totals given up: exit 3 (the report covers what came before)" 3 $?
+assert_eq "damaged, totals given up: the damage said once" 1 "$(grep -c 'damaged at offset' "$T/dmg/err")"
 assert_eq "captures compared" " loss_at_exit loss_between ret_bytes time_back triage triage_stacks opensnoop" "$caps"
 finish
