@@ -262,27 +262,19 @@ static int run_sides(struct diff_opts *o, bool quiet, const char *form)
 	struct stat a, b;
 	bool apart = stat(o->before.file, &a) == 0 && stat(o->after.file, &b) == 0 &&
 		     (a.st_dev != b.st_dev || a.st_ino != b.st_ino);
-	int rc = 0;
+	int rc = 0, batch = apart ? 2 : 1;
 
-	if (apart) {
+	for (int first = 0; first < 2 && !rc; first += batch) { /* both at once, or each in turn */
 		int started = 0;
 
-		for (int i = 0; i < 2 && !rc; i++)
+		for (int i = first; i < first + batch && !rc; i++)
 			if (!(rc = side_start(o->report, sides[i], o->pass, o->npass, quiet, form, &runs[i])))
 				started++;
 		if (!rc)
-			rc = drain(runs, sides, 2);
-		for (int i = 0; i < started; i++)
+			rc = drain(&runs[first], &sides[first], batch);
+		for (int i = first; i < first + started; i++)
 			if (side_end(sides[i], &runs[i]) < 0)
 				rc = -1;
-		return rc;
-	}
-	for (int i = 0; i < 2 && !rc; i++) {
-		if ((rc = side_start(o->report, sides[i], o->pass, o->npass, quiet, form, &runs[i])))
-			break;
-		rc = drain(&runs[i], &sides[i], 1);
-		if (side_end(sides[i], &runs[i]) < 0)
-			rc = -1;
 	}
 	return rc;
 }

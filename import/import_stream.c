@@ -162,7 +162,7 @@ static void keep_recent(struct stream *s, int64_t exit_ts)
 		return;
 	}
 	if (s->nrecent == RECENT_MAX || c->ret.type != SQLITE_INTEGER || c->dur.type != SQLITE_INTEGER) {
-		syscall_totals_give_up(&s->pr.totals); /* (the totals gave up already for the types) */
+		syscall_totals_give_up(&s->pr.totals); /* too many at one time (a text ret or dur: given up already) */
 		return;
 	}
 	s->recent[s->nrecent++] = (struct recent){ c->syscall, c->tid, c->ret.i, c->dur.i,
