@@ -64,6 +64,15 @@ enum {
 /* libtracecmd's read_string writes a byte past a string of BUFSIZ bytes or more */
 #define STRING_MAX (BUFSIZ - 1)
 #define WINDOW (64 << 10)  /* file bytes read at once: headers come in runs */
+/*
+ * Chunks libtracecmd holds: 1.3 frees no decompressed chunk before the file is
+ * closed (free_zpage looks the chunk up at the wrong offset; fixed upstream in
+ * trace-cmd 3.2, commit 1571b67c), so reading a v7 file costs all its flyrecord
+ * data, uncompressed, in memory at once. trace-cmd's chunks (10 pages) of real
+ * captures expand 5-30 fold; a small file may not cost more than HELD_SLACK.
+ */
+#define HELD_SLACK_MIB 64
+#define HELD_RATIO 64
 
 struct tdc_walk {
 	struct dec *d;
@@ -75,6 +84,7 @@ struct tdc_walk {
 	char algorithm[32];
 	uint64_t first;        /* the first section's offset */
 	uint64_t meta;         /* metadata libtracecmd holds, against DEC_MAX_FILE_BYTES */
+	uint64_t held;         /* chunks it holds until close, against held_max() */
 	uint64_t named[NR_NAMED]; /* sections the options name (last one wins, as there) */
 	bool has_named[NR_NAMED];
 	uint64_t at;           /* where the problem is */
@@ -266,6 +276,11 @@ static uint8_t *options_data(struct tdc_walk *w, const struct section *s, size_t
 	return out;
 }
 
+static uint64_t held_max(const struct tdc_walk *w)
+{
+	return ((uint64_t)HELD_SLACK_MIB << 20) + HELD_RATIO * w->size;
+}
+
 /* A table of compressed chunks at OFF, inside section S (a CPU's flyrecord data, or
  * latency text): each chunk charged. */
 static int chunks(struct tdc_walk *w, const struct section *s, uint64_t off)
@@ -293,6 +308,12 @@ static int chunks(struct tdc_walk *w, const struct section *s, uint64_t off)
 				   i + 1, count, csize);
 		if (charge(w, pos, "a flyrecord chunk", csize, num(w, p + 4, 4)) < 0)
 			return -1;
+		w->held += num(w, p + 4, 4);
+		if (w->held > held_max(w))
+			return bad(w, pos, "its chunks expand to over %llu bytes, which libtracecmd "
+				   "holds at once (" DEC_STR(HELD_SLACK_MIB) " MiB + "
+				   DEC_STR(HELD_RATIO) " times the file's size)",
+				   (unsigned long long)held_max(w));
 		pos += BLOCK_HEADER + csize;
 	}
 	return 0;

@@ -9,7 +9,9 @@
  * (trace-cmd.dat.v7(5)) and refuses, in one line, a file whose declared sizes
  * break the budget a .ftz has (decode_int.h: DEC_MAX_BATCH_BYTES for one block,
  * DEC_MAX_EXPANSION times the capture set's size for all of them, DEC_MAX_FILE_BYTES
- * of metadata, DEC_MAX_CPUS), or whose offsets loop, go back or leave the file.
+ * of metadata, DEC_MAX_CPUS), whose flyrecord chunks would cost more memory than
+ * the file's size allows (libtracecmd 1.3 keeps them all until it closes the
+ * file: tracedat_check.c, HELD_RATIO), or whose offsets loop, go back or leave it.
  * Files of other versions (v6 has no compression) pass untouched.
  */
 #ifndef TRACEDAT_CHECK_H
