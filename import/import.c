@@ -269,7 +269,7 @@ static int run(struct importer *im, const char *db, bool show, const struct impo
 		return rc;
 	if (!im->base && (rc = meta_imported(im)))
 		return rc;
-	if ((rc = plan_events_view(im)) || (im->base && (rc = im_exec_file(im, "schema/indexes.sql"))))
+	if ((rc = plan_events_view(im)) || (rc = stop_view(im)) || (im->base && (rc = im_exec_file(im, "schema/indexes.sql"))))
 		return rc;
 	if (!im->summary && (rc = derive_ready(im, types)))
 		return rc;

@@ -97,6 +97,8 @@ bool plan_col_int(struct importer *im, const struct col *c, const uint8_t *data,
 /* The comms of the record's (pid, comm) pairs into the tasks map. */
 void plan_comms(struct importer *im, const struct etable *t, const uint8_t *data, int size);
 int plan_events_view(struct importer *im);
+/* import_stop.c: the view capture_stop (what stopped a --stop-if recording). */
+int stop_view(struct importer *im);
 void plan_free(struct importer *im);
 
 /* import_meta.c */

@@ -34,7 +34,7 @@
 
 /* Made by C code, not by an SQL file: the view of all events and report tables. */
 static const char *const reserved_in_c[] = { "events", "iolat_sel", "stack_refs", "diff_rows",
-					     "io_submitters", NULL };
+					     "io_submitters", "capture_stop", NULL };
 static const char *const fixed_cols[] = { "id", "ts", "cpu", "pid", "stack_id", NULL };
 
 /* ---------------------------------------------------------------- case-insensitive name set */

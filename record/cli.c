@@ -42,6 +42,10 @@ void record_opts_free(struct record_opts *o)
 	free(o->trigger_event);
 	free(o->trigger_filter);
 	o->trigger = o->trigger_system = o->trigger_event = o->trigger_filter = NULL;
+	free(o->stop_syscall);
+	free(o->stop_event);
+	free(o->stop_trigger);
+	o->stop_if = o->stop_syscall = o->stop_event = o->stop_trigger = NULL;
 	o->events = NULL;
 	o->nr_events = 0;
 }
@@ -109,8 +113,15 @@ static const struct record_option common_options[] = {
 	  "stop when this event fires (with FILTER: a matching one): a kernel traceoff trigger "
 	  "in the instance stops tracing at the event, which is recorded and is the last of "
 	  "its type; ftrec notices within 0.1 s. kill -USR1 stops a recording the same way" },
+	{ RECORD_OPT_STOP_IF, 0, "stop-if", "'COND'",
+	  "stop when a latency goes bad, measured by the kernel (hist triggers and a synthetic "
+	  "event in the instance; the kernel needs both): 'runq > DUR' a task waited longer than "
+	  "DUR from its wakeup to running, 'io > DUR' a block request from issue to completion, "
+	  "'syscall NAME > DUR' one thread in syscall NAME (DUR: a number with ns, us, ms or s). "
+	  "With -p/-L only those tasks count. Stops as --trigger does; ftana info names the task, "
+	  "the latency and when" },
 	{ RECORD_OPT_POST, 0, "post", "SECONDS",
-	  "with --trigger (not --kernel-ring): go on recording SECONDS after it; tracing is "
+	  "with --trigger or --stop-if (not --kernel-ring): go on recording SECONDS after it; tracing is "
 	  "switched back on when ftrec notices the trigger, so up to 0.1 s after the "
 	  "event is not recorded" },
 	{ RECORD_OPT_RING, 0, "ring", "SIZE",
@@ -475,6 +486,8 @@ static int common_option(struct record_opts *o, const struct record_cmd *cmd,
 		return 0;
 	case RECORD_OPT_TRIGGER:
 		return trigger_parse(o, arg);
+	case RECORD_OPT_STOP_IF:
+		return stopif_parse(o, arg);
 	case RECORD_OPT_POST:
 		return parse_number(name, arg, 0.001, MAX_DURATION, &o->post);
 	case RECORD_OPT_RING:
@@ -682,8 +695,9 @@ int cmd_record(int argc, char **argv)
 	struct record_args args;
 	record_opts_init(&o, "record", argc, argv);
 	int ret = record_parse(&o, &record_cmd_record, argc, argv, NULL, &args);
-	if (ret == 0 && !o.nr_events)
-		ret = msg_error("no events: give -e SYSTEM:EVENT (try 'ftrec record --help')");
+	/* --stop-if records its condition's events (record/stopif.c) */
+	if (ret == 0 && !o.nr_events && !o.stop_if)
+		ret = msg_error("no events: give -e SYSTEM:EVENT or --stop-if (try 'ftrec record --help')");
 	if (ret == 0 && !o.output)
 		ret = msg_error("no output file: give -o FILE.ftz");
 	return record_finish(&o, &args, ret);

@@ -661,9 +661,10 @@ int instance_setup(struct rec *r)
 	for (size_t i = 0; i < o->nr_events; i++)
 		if (expand_event(r, &o->events[i]) < 0)
 			return -1;
-	if (trigger_add_event(r) < 0)
+	if (trigger_add_event(r) < 0 || stopif_add_events(r) < 0)
 		return -1;
-	if (add_kprobes(r) < 0 || enable_events(r) < 0 || trigger_install(r) < 0 || set_tracer(r) < 0)
+	if (add_kprobes(r) < 0 || enable_events(r) < 0 || stopif_install(r) < 0 ||
+	    trigger_install(r) < 0 || set_tracer(r) < 0)
 		return -1;
 	if (o->function_profile && profiler_prepare(r) < 0)
 		return -1;

@@ -126,6 +126,11 @@ int metadata_write_info(struct rec *r)
 		kv(f, "tracer", "%s", o->tracer);
 	if (o->kernel_ring)
 		kv(f, "kernel_ring", "1");
+	if (o->stop_if) {
+		kv(f, "stop_if", "%s", o->stop_if);
+		kv(f, "stop_kind", "%s", stopif_kind_name(o->stop_kind));
+		kv(f, "stop_threshold_ns", "%llu", (unsigned long long)o->stop_ns);
+	}
 	if (o->trigger) {
 		kv(f, "trigger", "%s", o->trigger);
 		kv(f, "trigger_event", "%s:%s", o->trigger_system, o->trigger_event);

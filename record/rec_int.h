@@ -126,6 +126,18 @@ int trigger_install(struct rec *r);
 /* 1 when the instance's tracing_on went to 0: the kernel's traceoff trigger fired. */
 int trigger_fired(struct rec *r);
 
+/* stopif.c: --stop-if (the kernel measures a latency; the synthetic event is the --trigger) */
+/* Before anything is changed: the kernel has synthetic events, hist triggers, the events. */
+int stopif_check(struct rec *r);
+/* The synthetic event, first in the undo log (removed after the instance). */
+int stopif_define(struct rec *r);
+/* The hist triggers in the instance (after its events are enabled, before the traceoff). */
+int stopif_install(struct rec *r);
+/* The condition's two events are recorded too (their timestamps are right only then). */
+int stopif_add_events(struct rec *r);
+/* "runq", "io", "syscall" (INFO stop_kind). */
+const char *stopif_kind_name(int kind);
+
 /* capture.c */
 /* Opens every CPU's trace_pipe_raw (r->cpus); no thread yet. */
 int capture_open(struct rec *r);

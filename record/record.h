@@ -29,6 +29,8 @@
 
 #define RECORD_PID_COMMAND (-1)
 
+enum stopif_kind { STOPIF_RUNQ, STOPIF_IO, STOPIF_SYSCALL };
+
 /* A growable list of strings (owned copies; record/strlist.c). Out of memory is fatal. */
 struct strlist {
 	char **v;
@@ -115,6 +117,13 @@ struct record_opts {
 	double post;            /* --post SECONDS after the trigger (plain mode only); 0 = none */
 	uint64_t ring_size;     /* --ring SIZE: bytes of complete segments kept on disk; 0 = off */
 	uint64_t rotate_size;   /* --rotate SIZE: bytes per file of the series; 0 = off */
+	/* --stop-if 'COND' (record/stopif.c): sets the trigger* fields to its synthetic event */
+	const char *stop_if;    /* as given, or NULL */
+	int stop_kind;          /* enum stopif_kind */
+	char *stop_syscall;     /* syscall NAME, else NULL */
+	uint64_t stop_ns;       /* the threshold */
+	char *stop_event;       /* "ftrec_stop_<pid>" */
+	char *stop_trigger;     /* "synthetic:ftrec_stop_<pid> if lat > N": o->trigger */
 	double rotate_secs;     /* --rotate SECS: seconds per file of the series; 0 = off */
 
 	/* --- for the INFO section */
@@ -153,7 +162,7 @@ enum record_common {
 	RECORD_OPT_TID, RECORD_OPT_FOLLOW, RECORD_OPT_DURATION, RECORD_OPT_BUFFER,
 	RECORD_OPT_CLOCK, RECORD_OPT_MAX_SIZE, RECORD_OPT_OUTPUT, RECORD_OPT_QUIET,
 	RECORD_OPT_KERNEL_RING, RECORD_OPT_TRIGGER, RECORD_OPT_POST, RECORD_OPT_HELP,
-	RECORD_OPT_RING, RECORD_OPT_ROTATE,
+	RECORD_OPT_RING, RECORD_OPT_ROTATE, RECORD_OPT_STOP_IF,
 	RECORD_OPT_OWN = 0x200, /* the first key a command may use for its own long options */
 };
 
@@ -234,6 +243,12 @@ int tasks_parse(const char *opt, const char *arg, bool process, int *out);
  * (record/trigger.c). 0, or -1 after a msg_error naming --trigger.
  */
 int trigger_parse(struct record_opts *o, const char *spec);
+
+/*
+ * Parse --stop-if 'COND' (record/stopif.c) into o->stop_* and, through
+ * trigger_parse, the trigger on its synthetic event. 0, or -1 after a msg_error.
+ */
+int stopif_parse(struct record_opts *o, const char *spec);
 
 /*
  * Record until Ctrl-C, SIGTERM, SIGUSR1, -d expiry, COMMAND exit, --max-size or

@@ -132,13 +132,13 @@ struct ftz_writer *run_create_output(const struct rec *r, const char *path)
 /* Setup up to the point where the COMMAND can be started. */
 static int prepare(struct rec *r)
 {
-	if (instance_find_tracefs(r) < 0 || segs_open(r) < 0)
+	if (instance_find_tracefs(r) < 0 || stopif_check(r) < 0 || segs_open(r) < 0)
 		return -1;
 	r->w = run_create_output(r, r->out_path);
 	if (!r->w)
 		return -1;
 	r->undo = undo_open();
-	if (!r->undo || instance_setup(r) < 0 || count_cpus(r) < 0 ||
+	if (!r->undo || stopif_define(r) < 0 || instance_setup(r) < 0 || count_cpus(r) < 0 ||
 	    (r->top_level && instance_cpumask_all(r) < 0))
 		return -1;
 	read_subbuf_size(r);
@@ -225,8 +225,9 @@ static void announce(const struct rec *r)
 		r->nr_events, o->tracer ? " and a tracer" :
 		o->function_profile ? " and the function profiler" : "", o->output,
 		o->kernel_ring ? " from the kernel ring (overwrite mode, drained at the stop)" : "",
-		r->top_level ? "top level" : r->name, o->trigger ? "; stops at --trigger " : "",
-		o->trigger ? o->trigger : "", o->kernel_ring || o->trigger ? " or SIGUSR1" : "");
+		r->top_level ? "top level" : r->name,
+		o->stop_if ? "; stops at --stop-if " : o->trigger ? "; stops at --trigger " : "",
+		o->stop_if ? o->stop_if : o->trigger ? o->trigger : "", o->kernel_ring || o->trigger ? " or SIGUSR1" : "");
 }
 
 /* Tracing on (and the profiler), the start marker, then the COMMAND may run. */

@@ -40,6 +40,8 @@ int trigger_parse(struct record_opts *o, const char *spec)
 	int ret = 0;
 	if (!name)
 		ret = msg_error("out of memory");
+	else if (o->stop_if)
+		ret = msg_error("--trigger cannot go with --stop-if (one stop per recording)");
 	else if (o->trigger)
 		ret = msg_error("--trigger given twice (one trigger event per recording)");
 	else if (!colon || colon == name || !colon[1] || strpbrk(name, "/*?[], \t"))

@@ -20,7 +20,7 @@
 
 /* Long-only common options get values above any character. */
 enum {
-	OPT_SINCE = 0x100, OPT_UNTIL, OPT_CPU, OPT_INCLUDE_FTREC, OPT_RAGGED, OPT_WALL, OPT_CSV,
+	OPT_SINCE = 0x100, OPT_UNTIL, OPT_BEFORE_STOP, OPT_CPU, OPT_INCLUDE_FTREC, OPT_RAGGED, OPT_WALL, OPT_CSV,
 	OPT_JSON, OPT_NO_HEADER, OPT_HELP,
 	OPT_REPORT = 0x200, /* + index into the report's options[] */
 };
@@ -37,6 +37,8 @@ static const struct common_option {
 	    "(2026-12-03T10:15:00.25Z; a +HH:MM offset allowed). Outside the\n"
 	    "capture: an error naming its span" }, OPT_SINCE },
 	{ { "until", 0, "T", "only events before T (exclusive); T as for --since" }, OPT_UNTIL },
+	{ { "before-stop", 0, "SECS", "only the SECS seconds up to what stopped an\n"
+	    "'ftrec --stop-if' recording (the stop included; see 'ftana info')" }, OPT_BEFORE_STOP },
 	{ { "pid", 'p', "PID", "only the process PID: every thread of it (tgid from\n"
 	    "the capture's tasks; a thread whose tgid the capture lacks\n"
 	    "counts when its pid is PID)" }, 'p' },
@@ -184,6 +186,7 @@ static int common_option(struct report_ctx *ctx, int val, const char *arg)
 	switch (val) {
 	case OPT_SINCE: s->since_arg = arg; return slice_check_time("--since", arg);
 	case OPT_UNTIL: s->until_arg = arg; return slice_check_time("--until", arg);
+	case OPT_BEFORE_STOP: return slice_parse_before_stop(s, arg);
 	case 'p': return slice_parse_id("-p", arg, &s->pid);
 	case 'L': return slice_parse_id("-L", arg, &s->tid);
 	case 'n': return slice_parse_comm(s, arg);
@@ -340,6 +343,8 @@ static int ctx_init(struct report_ctx *ctx, const struct report_def *def, int ar
 		return msg_error("out of memory");
 	if (parse_args(ctx, argc, argv, want_file))
 		return -1;
+	if (ctx->slice.before_stop_arg && (ctx->slice.since_arg || ctx->slice.until_arg))
+		return msg_error("--before-stop is a time window of its own: not with --since or --until");
 	ctx->slice.wall_iso = ctx->fmt != OUT_TEXT;
 	msg_set_notes(ctx->verbose);
 	return 0;
@@ -358,6 +363,8 @@ static bool needs(const struct report_ctx *ctx, const char **specs, size_t max,
 		specs[n++] = *s;
 	if (extra)
 		specs[n++] = extra;
+	if (ctx->slice.before_stop_arg) /* capture_stop: ftrec's synthetic event */
+		specs[n++] = "synthetic:ftrec_stop_*";
 	*types = (struct import_types){ .specs = specs, .n = n, .derive = ctx->def->derive };
 	return true;
 }
@@ -373,7 +380,8 @@ static int run_files(const struct report_def *def, int argc, char **argv)
 		struct import_types types, whole = { .derive = def->derive_whole };
 
 		/* no time or CPU filter: the derivations that answer the whole, if any */
-		ctx.whole = def->derive_whole && !ctx.slice.since_arg && !ctx.slice.until_arg && !ctx.slice.cpus;
+		ctx.whole = def->derive_whole && !ctx.slice.since_arg && !ctx.slice.until_arg &&
+			    !ctx.slice.before_stop_arg && !ctx.slice.cpus;
 		ctx.db = dbcache_open_inputs(ctx.files, ctx.nr_files, ctx.whole ? &whole :
 					     needs(&ctx, specs, 64, &types) ? &types : NULL, &damaged);
 		if (ctx.db && (rc = run_on_db(&ctx, damaged)) == AGAIN_WITH_ROWS) {

@@ -614,7 +614,8 @@ int slice_resolve(struct slice *s, sqlite3 *db)
 	if (s->wall && !s->have_wall && !s->quiet)
 		msg_warn("--wall: this capture has no wall-clock start time: "
 			    "timestamps stay trace-clock seconds");
-	if ((s->since_arg && parse_time(s, "--since", s->since_arg, &s->since_ns)) ||
+	if (s->before_stop_arg ? slice_stop_window(s, db) < 0 :
+	    (s->since_arg && parse_time(s, "--since", s->since_arg, &s->since_ns)) ||
 	    (s->until_arg && parse_time(s, "--until", s->until_arg, &s->until_ns)))
 		return -1;
 	/* (a .db made by hand may not say where its events are: nothing to check) */

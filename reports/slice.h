@@ -33,6 +33,9 @@
 
 struct slice {
 	const char *since_arg, *until_arg; /* as given, NULL when not */
+	const char *before_stop_arg; /* --before-stop SECS as given (slice_stop.c), or NULL */
+	int64_t before_stop_ns;
+	char before_stop_since[40], before_stop_until[48]; /* since_arg/until_arg it sets */
 	int64_t since_ns, until_ns; /* trace clock, [since, until): INT64_MIN / INT64_MAX */
 	int64_t lo_id, hi_id;       /* the ids inside [since, until), or lo > hi when none */
 	int64_t pid;                /* -p: the process (every thread of it); -1 none */
@@ -74,6 +77,12 @@ int slice_parse_comm(struct slice *s, const char *arg);
 int slice_parse_id(const char *opt, const char *arg, int64_t *out);
 /* --since / --until: the syntax only (resolved against the capture later). */
 int slice_check_time(const char *opt, const char *arg);
+
+/* --before-stop SECS: the syntax. 0, or -1 after an error. */
+int slice_parse_before_stop(struct slice *s, const char *arg);
+/* Its window in since_ns/until_ns (and since_arg/until_arg saying it), from the view
+ * capture_stop. 0, or -1 after an error (the capture has no stop). */
+int slice_stop_window(struct slice *s, sqlite3 *db);
 
 /* Resolve against db (first event, wall-clock offset, tasks, ftrec's threads) and
  * define the SQL side on the connection. 0, or -1 after an error message. */

@@ -42,8 +42,18 @@ UNION ALL SELECT 14, 'profile', (SELECT printf('function profiler: %d rounds ove
 	count(*), (max(mono_ns) - min(mono_ns)) / 1e9,
 	(SELECT count(DISTINCT func) FROM function_profile)) FROM profile_rounds HAVING count(*) > 0)
 UNION ALL SELECT 15, 'ftrec tids', (SELECT value FROM m WHERE key = 'ftrec_tids')
+-- --stop-if: the condition, and the task, latency and time that met it (capture_stop).
+UNION ALL SELECT 16, 'stop-if', (SELECT c.value || ': ' || ifnull((SELECT CASE s.kind
+	WHEN 'runq' THEN printf('tid %d%s waited %.3f ms for a CPU after its wakeup', s.tid, ifnull(' (' || s.comm || ')', ''), s.lat_ns / 1e6)
+	WHEN 'syscall' THEN printf('tid %d%s was %.3f ms in %s', s.tid, ifnull(' (' || s.comm || ')', ''), s.lat_ns / 1e6,
+	                           trim(substr(s.condition, 8, instr(s.condition, '>') - 8)))
+	ELSE printf('a block request took %.3f ms from issue to completion', s.lat_ns / 1e6) END ||
+	printf(', until ts %d (%.6f s after the first event): the recording stopped there', s.ts,
+	       (s.ts - (SELECT value FROM m WHERE key = 'first_ts')) / 1e9)
+	FROM capture_stop s), 'never held in the capture') FROM m c WHERE c.key = 'stop_if')
 -- --trigger: the spec, and the time of its event's last occurrence before ftrec saw it had fired.
-UNION ALL SELECT 16, 'trigger', (SELECT t.value || ifnull((SELECT printf(', last fired at ts %d (%.6f s after the first event)', max(e.ts), (max(e.ts) - (SELECT value FROM m WHERE key = 'first_ts')) / 1e9) FROM events e WHERE e.type = (SELECT table_name FROM event_types WHERE system || ':' || name = (SELECT value FROM m WHERE key = 'trigger_event')) AND e.ts <= ifnull((SELECT value FROM m WHERE key = 'trigger_seen_trace_ns'), e.ts) HAVING count(*) > 0), ', its event is not in the capture') FROM m t WHERE t.key = 'trigger')
+UNION ALL SELECT 16, 'trigger', (SELECT t.value || ifnull((SELECT printf(', last fired at ts %d (%.6f s after the first event)', max(e.ts), (max(e.ts) - (SELECT value FROM m WHERE key = 'first_ts')) / 1e9) FROM events e WHERE e.type = (SELECT table_name FROM event_types WHERE system || ':' || name = (SELECT value FROM m WHERE key = 'trigger_event')) AND e.ts <= ifnull((SELECT value FROM m WHERE key = 'trigger_seen_trace_ns'), e.ts) HAVING count(*) > 0), ', its event is not in the capture') FROM m t WHERE t.key = 'trigger'
+	AND NOT EXISTS (SELECT 1 FROM m WHERE key = 'stop_if'))
 -- --kernel-ring: the loss the kernel flags at each CPU's first event is the ring
 -- overwriting older events by design (not a gap): said here, left out of report warnings.
 UNION ALL SELECT 17, 'ring', (SELECT printf('%d older events overwritten by the kernel ring before each CPU''s first event (by design: not gaps)', sum(l.count))
