@@ -76,7 +76,7 @@ while IFS=$'\t' read -r name file cmd exits rss nofile check; do
 	info) args=(info "$file") ;;
 	tpoint) args=(report tpoint "$file") ;;
 	sql:*) args=(sql "$file" "${cmd#sql:}") ;;
-	report:*) args=(report "${cmd#report:}" "$file") ;;
+	report:*) read -ra words <<<"${cmd#report:}"; args=(report "${words[0]}" "$file" "${words[@]:1}") ;;
 	*) fail "$name: unknown command '$cmd' in MANIFEST"; continue ;;
 	esac
 	n=$((n + 1))

@@ -9,8 +9,8 @@ built from the format spec by ftzgen.py, never by our C code.
 
 MANIFEST: one line per run, tab-separated:
     CASE  FILE  COMMAND  EXITS  RSS_MB  NOFILE  CHECK
-COMMAND  db | info | tpoint | sql:QUERY | report:NAME  (ftana db / info / report tpoint /
-         sql / report NAME)
+COMMAND  db | info | tpoint | sql:QUERY | report:NAME [ARG...]  (ftana db / info / report
+         tpoint / sql / report NAME FILE ARG..., the ARGs split at spaces)
 EXITS    allowed exit codes, comma-separated (0 ok, 1 error, 3 damaged input)
 RSS_MB   0, or a bound on peak RSS: then the unsanitized ftana runs under
          prlimit --as (twice the bound) and /usr/bin/time measures it
@@ -305,6 +305,39 @@ def esc_text():
     case("esc_text", cap.build(), runs)
 
 
+# ---- what INFO says stopped a --stop-if recording (import/import_stop.c) ------------
+def stop_if_cases():
+    """The synthetic event's table is named by the capture and the view capture_stop
+    is made from it in C: quotes, SQL and escapes in its names and in the INFO keys
+    stay data. The first of its events over the threshold is the stop; a latency of a
+    day or more (a negative difference as u64) never is."""
+    sysname = 'x";DROP TABLE meta;--'
+    name = "ftrec_stop_1"  # libtraceevent takes an identifier only; one in another system too
+    fields = [("u64 lat", 8, 8, 0), ("int pid", 16, 4, 1)]
+    for case_name, lats, want in [("stop_if_names", [5, 2000000, 3000000], "2000000"),
+                                  ("stop_if_negative", [5, (1 << 64) - 7, 1 << 62], None)]:
+        cap = Capture(info_extra={"stop_if": "runq > 1ms\x1b[2J", "stop_kind": "runq' OR 1=1 --",
+                                  "stop_threshold_ns": "1000000",
+                                  "trigger_event": f"{sysname}:{name}"})
+        n = with_good(cap)
+        cap.event(sysname, event_format(name, GOOD_ID + 5, fields, '"lat=%llu", REC->lat'))
+        cap.event("other", event_format(name, GOOD_ID + 6, fields, '"lat=%llu", REC->lat'))
+        cap.record(common(GOOD_ID + 6, 78) + struct.pack("<Qi", 9000000, 1))
+        for lat in lats:
+            cap.record(common(GOOD_ID + 5, 77) + struct.pack("<Qi", lat, 4242))
+        count = "sql:select count(*), max(lat_ns), max(tid) from capture_stop"
+        if want:
+            runs = [("info", "0", 0, 0, "stdout=^stop-if +runq > 1ms.*: .*2\\.000 ms"),
+                    (count, "0", 0, 0, f"stdout=^ *1 +{want} +4242 *$"),
+                    ("report:tpoint --before-stop 0.000002", "0", 0, 0, "stdout=lat=2000000")]
+        else:
+            runs = [("info", "0", 0, 0, "stdout=never held"),
+                    (count, "0", 0, 0, "stdout=^ *0 *$"),
+                    ("report:tpoint --before-stop 1", "1", 0, 0,
+                     "out=not stopped by ftrec --stop-if")]
+        case(case_name, cap.build(), standard(n + 4) + runs)
+
+
 # ---- a 16 MiB name in saved_cmdlines -------------------------------------------------
 def comm_16m():
     """The kernel's names have 15 bytes: one of 16 MiB, printed on each of its task's
@@ -496,7 +529,7 @@ def main():
     for gen in (sqli_system, sqli_event_field, case_collide, reserved_names, info_nul,
                 field_layouts, pid_size3, print_fmt_cases, printk_malformed, proc_tgids,
                 zstd_bombs,
-                file_bombs, cpus_3000, files_250k, esc_text, comm_16m, end_window, planted_db, sql_writes,
+                file_bombs, cpus_3000, files_250k, esc_text, stop_if_cases, comm_16m, end_window, planted_db, sql_writes,
                 tracedat_cases, tracedat_v7_cases, tracedat_v7_bombs):
         if not (small and gen in big):
             gen()
