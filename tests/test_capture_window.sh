@@ -133,9 +133,12 @@ ragged() { # WHAT FTREC-ARGS...
 	wait_for_recording $rec "$tmp/$what.err" || { fail "$what: ftrec did not start: $(cat "$tmp/$what.err")"; return; }
 	# CPU 0: 400 calls a ms (dense: its pages fill fast, and a 1 MiB ring of compressed
 	# pages trims within the 8 s: 200 wrote ~1.1 MiB of segments on a busy CI machine,
-	# once too little to trim any); CPU 1: one call each 5 ms
+	# once too little to trim any); CPU 1: one call each 5 ms, for a second longer, so
+	# that it still runs during CPU 0's last stretch however late a loaded machine
+	# starts or ends either (a kernel ring keeps only CPU 0's last ~20 ms: once CPU 1's
+	# stream had ended before it, and the check had one CPU to look at)
 	$LOAD paced 0 400 1 8 & local a=$!
-	$LOAD paced 1 1 5 8 & local b=$!
+	$LOAD paced 1 1 5 9 & local b=$!
 	pids+=($a $b)
 	wait $a $b
 	kill -INT $rec
