@@ -54,7 +54,8 @@ if [ "${1:-}" = --reset ]; then
 fi
 
 # Everything ftrec may touch at the top level: tracer, clock, thresholds, buffer sizes,
-# filters and their contents (function probes included), pid lists, probes, options.
+# filters and their contents (function probes included), pid lists, probes, synthetic
+# event definitions (global, also when made for an instance), options.
 # One awk reads every file: forks are slow in the emulated guest. Comment lines are the
 # kernel's help text, not state. Before the first trace buffer_size_kb reads
 # "7 (expanded: 1408)": the size it will grow to, which is what counts.
@@ -75,7 +76,7 @@ awk 'BEGIN {
 	/proc/sys/kernel/stack_tracer_enabled /proc/sys/kernel/kptr_restrict \
 	set_event set_ftrace_filter set_ftrace_notrace set_graph_function set_graph_notrace \
 	set_ftrace_pid set_ftrace_notrace_pid set_event_pid set_event_notrace_pid \
-	kprobe_events uprobe_events dynamic_events options/*
+	kprobe_events uprobe_events dynamic_events synthetic_events options/*
 echo "instances=$(ls instances | tr '\n' ' ')"
 # Every event filter and trigger that is set, with its text: ftrec writes filters, and
 # a user's must come back as they were.
