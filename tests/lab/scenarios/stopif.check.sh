@@ -5,7 +5,8 @@
 # (the kernel's [ts - lat_ns, ts] within the workload's clock readings around it: the same
 # clock), by the right task; the ring stopped there (its last event within 1 s after the
 # stall, though the workload went on 3 s) and kept what came before (the workload's events
-# from 0.5 s before the stall on).
+# from 0.5 s before the stall on); `ftana info` says it, and `report --before-stop 0.5` gives
+# the half second up to it, the stop last.
 . "$(dirname "$0")/../check-lib.sh"
 cd "$1" || exit 1
 
@@ -55,6 +56,23 @@ stopped() {
 		"$(q "$n.ftz" 'SELECT max(ts) FROM events')"
 	expect_le "$n: the workload's first event <= the stall's start - 0.5 s" \
 		$((start - 500000000)) "$(q "$n.ftz" "SELECT min(ts) FROM events WHERE pid IN ($tids)")"
+	# ftana info names it: the condition and the latency in ms, as the view holds it
+	"$FTANA" info "$n.ftz" | grep '^stop-if' > "$n.info"
+	expect "$n: ftana info's stop-if line names the condition" 1 "$(grep -cF " $cond: " "$n.info")"
+	expect "$n: ftana info gives the latency in ms" 1 \
+		"$(grep -cF "$(awk -v l="$lat" 'BEGIN { printf "%.3f ms", l / 1e6 }')" "$n.info")"
+	# --before-stop 0.5: the report's events are the half second up to the stop, the stop's
+	# own synthetic event last (tpoint's CSV: ts_s first)
+	"$FTANA" report tpoint "$n.ftz" --before-stop 0.5 --csv > "$n.before.csv" 2> "$n.before.err" ||
+		_check_line FAIL "$n: report tpoint --before-stop 0.5" "exit 0" "$(head -c 300 "$n.before.err")"
+	IFS=, read -r first_s <<< "$(sed -n 2p "$n.before.csv")"
+	last=$(tail -n 1 "$n.before.csv")
+	expect_ge "$n: --before-stop 0.5: first event (ns) >= stop - 0.5 s" $((ts - 500000000)) \
+		"$(awk -v t="${first_s%%,*}" 'BEGIN { printf "%.0f", t * 1e9 + 0.5 }')"
+	expect_le "$n: --before-stop 0.5: ... and it starts there (the workload's events are dense)" \
+		$((ts - 490000000)) "$(awk -v t="${first_s%%,*}" 'BEGIN { printf "%.0f", t * 1e9 + 0.5 }')"
+	expect "$n: --before-stop 0.5: the last event is the stop (its synthetic event)" yes \
+		"$(case $last in *ftrec_stop_*) echo yes ;; *) echo "no: $last" ;; esac)"
 }
 # quick NAME THRESHOLD_NS: the workload's other operations all stayed under the threshold
 # (so the stall is the only thing that could meet it)
