@@ -130,9 +130,12 @@ int stopif_parse(struct record_opts *o, const char *spec)
 	if (parse_duration(spec, p + 1 + strspn(p + 1, " \t"), &o->stop_ns) < 0)
 		return -1;
 	/* The synthetic event is this process's: record_run runs in it. */
-	if (asprintf(&o->stop_event, "ftrec_stop_%d", (int)getpid()) < 0 ||
-	    asprintf(&o->stop_trigger, "synthetic:%s if lat > %llu && lat < %llu", o->stop_event,
-		     (unsigned long long)o->stop_ns, (unsigned long long)STOPIF_MAX_NS) < 0)
+	if (asprintf(&o->stop_event, "ftrec_stop_%d", (int)getpid()) < 0)
+		o->stop_event = NULL; /* asprintf leaves it undefined: record_opts_free frees it */
+	else if (asprintf(&o->stop_trigger, "synthetic:%s if lat > %llu && lat < %llu", o->stop_event,
+			  (unsigned long long)o->stop_ns, (unsigned long long)STOPIF_MAX_NS) < 0)
+		o->stop_trigger = NULL;
+	if (!o->stop_trigger)
 		return msg_error("out of memory");
 	if (name[0] && !(o->stop_syscall = strdup(name)))
 		return msg_error("out of memory");
