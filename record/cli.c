@@ -94,6 +94,9 @@ static const struct record_option common_options[] = {
 	  "only the process PID: every thread it has when recording starts "
 	  "(set_event_pid, and set_ftrace_pid for function tracers)" },
 	{ RECORD_OPT_TID, 'L', "tid", "TID", "only the thread TID" },
+	{ RECORD_OPT_STOP_COMM, 'n', "comm", "COMM",
+	  "with --stop-if: only tasks named COMM (exactly, 15 bytes at most: the kernel's "
+	  "comm) count; what is recorded is not limited by it" },
 	{ RECORD_OPT_FOLLOW, 0, "follow", NULL,
 	  "with -p: also the threads and child processes PID creates while "
 	  "recording (the kernel's event-fork and function-fork options)" },
@@ -118,7 +121,8 @@ static const struct record_option common_options[] = {
 	  "event in the instance; the kernel needs both): 'runq > DUR' a task waited longer than "
 	  "DUR from its wakeup to running, 'io > DUR' a block request from issue to completion, "
 	  "'syscall NAME > DUR' one thread in syscall NAME (DUR: a number with ns, us, ms or s). "
-	  "With -p/-L only those tasks count. Stops as --trigger does; ftana info names the task, "
+	  "With -p/-L/-n only those tasks count (runq, syscall). Stops as --trigger does; "
+	  "ftana info names the task, "
 	  "the latency and when" },
 	{ RECORD_OPT_POST, 0, "post", "SECONDS",
 	  "with --trigger or --stop-if (not --kernel-ring): go on recording SECONDS after it; tracing is "
@@ -488,6 +492,12 @@ static int common_option(struct record_opts *o, const struct record_cmd *cmd,
 		return trigger_parse(o, arg);
 	case RECORD_OPT_STOP_IF:
 		return stopif_parse(o, arg);
+	case RECORD_OPT_STOP_COMM:
+		if (!*arg || strlen(arg) > 15 || strpbrk(arg, "\"\\\n"))
+			return msg_error("%s '%s': expected a task name of 1 to 15 bytes, no quote, "
+					 "backslash or newline", name, arg);
+		o->stop_comm = arg;
+		return 0;
 	case RECORD_OPT_POST:
 		return parse_number(name, arg, 0.001, MAX_DURATION, &o->post);
 	case RECORD_OPT_RING:

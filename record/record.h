@@ -124,6 +124,7 @@ struct record_opts {
 	uint64_t stop_ns;       /* the threshold */
 	char *stop_event;       /* "ftrec_stop_<pid>" */
 	char *stop_trigger;     /* "synthetic:ftrec_stop_<pid> if lat > N": o->trigger */
+	const char *stop_comm;  /* -n COMM: only tasks of that name count, or NULL */
 	double rotate_secs;     /* --rotate SECS: seconds per file of the series; 0 = off */
 
 	/* --- for the INFO section */
@@ -162,7 +163,7 @@ enum record_common {
 	RECORD_OPT_TID, RECORD_OPT_FOLLOW, RECORD_OPT_DURATION, RECORD_OPT_BUFFER,
 	RECORD_OPT_CLOCK, RECORD_OPT_MAX_SIZE, RECORD_OPT_OUTPUT, RECORD_OPT_QUIET,
 	RECORD_OPT_KERNEL_RING, RECORD_OPT_TRIGGER, RECORD_OPT_POST, RECORD_OPT_HELP,
-	RECORD_OPT_RING, RECORD_OPT_ROTATE, RECORD_OPT_STOP_IF,
+	RECORD_OPT_RING, RECORD_OPT_ROTATE, RECORD_OPT_STOP_IF, RECORD_OPT_STOP_COMM,
 	RECORD_OPT_OWN = 0x200, /* the first key a command may use for its own long options */
 };
 

@@ -28,10 +28,12 @@
  * by writing '!' and its own text. The user's synthetic events and triggers are
  * other lines and other files: never touched.
  *
- * With -p PID (its threads when ftrec starts) or -L TID only those tasks count;
- * the instance's event pid list alone would not do it (a sched_switch passes it
- * when the task switched OUT is listed). An io condition counts every request:
- * which task a request is for is not known at its issue.
+ * With -p PID (its threads when ftrec starts) or -L TID, and with -n COMM, only
+ * those tasks count: a filter on each hist trigger (the instance's event pid list
+ * alone would not do it: a sched_switch passes it when the task switched OUT is
+ * listed). An io condition counts every request and takes none of them: a
+ * request's completion runs in whichever task the interrupt finds, which the pid
+ * list would hide.
  */
 #include <errno.h>
 #include <math.h>
@@ -58,16 +60,18 @@ struct stopif_measure {
 	const char *name;
 	const char *start_sys, *start_key, *end_sys, *end_key, *end_pid;
 	const char *start_task, *end_task; /* the task fields -p/-L filter on, or NULL */
+	const char *start_comm, *end_comm; /* ... and -n */
 	const char *pid_type;              /* end_pid's, exactly: the kernel compares them */
 };
 
 static const struct stopif_measure kinds[] = {
 	[STOPIF_RUNQ] = { "runq", "sched", "pid", "sched", "next_pid", "next_pid", "pid", "next_pid",
-			"pid_t" },
+			"comm", "next_comm", "pid_t" },
 	[STOPIF_IO] = { "io", "block", "dev,sector", "block", "dev,sector", "common_pid", NULL, NULL,
-		      "int" },
+		      NULL, NULL, "int" },
+	/* comm: the filter's field of the current task (every event has it) */
 	[STOPIF_SYSCALL] = { "syscall", "syscalls", "common_pid", "syscalls", "common_pid",
-			     "common_pid", "common_pid", "common_pid", "int" },
+			     "common_pid", "common_pid", "common_pid", "comm", "comm", "int" },
 };
 
 /* "5ms", "100 us", "0.5s", "2000000ns": nanoseconds, at least 1 us, at most a day. */
@@ -210,6 +214,10 @@ int stopif_check(struct rec *r)
 				 o->clock);
 	if (o->pid == RECORD_PID_COMMAND)
 		return msg_error("--stop-if cannot go with -p cmd (give -p PID or -L TID)");
+	/* a request completes in whichever task the interrupt finds: a pid list hides it */
+	if (o->stop_kind == STOPIF_IO && (o->pid || o->tid || o->stop_comm))
+		return msg_error("--stop-if '%s' counts every block request: not with -p, -L or -n",
+				 o->stop_if);
 	return 0;
 }
 
@@ -244,8 +252,12 @@ int stopif_define(struct rec *r)
 	return stopif_append(r, tfs_path(p, "%s/synthetic_events", r->root), text, undo);
 }
 
-/* " if F == t1 || F == t2 ...": the -L thread, or -p's threads now; "" for all. */
-static int task_filter(const struct rec *r, const char *field, char *out, size_t len)
+/*
+ * " if (F == t1 || F == t2 ...) && C == \"COMM\"": the -L thread, or -p's threads now,
+ * and -n's name; "" for all.
+ */
+static int task_filter(const struct rec *r, const char *field, const char *comm_field,
+		       char *out, size_t len)
 {
 	const struct record_opts *o = r->o;
 	int *tids = NULL;
@@ -253,10 +265,13 @@ static int task_filter(const struct rec *r, const char *field, char *out, size_t
 	size_t at = 0;
 
 	out[0] = 0;
+	if (o->stop_comm && comm_field)
+		at = (size_t)snprintf(out, len, " if %s == \"%s\"", comm_field, o->stop_comm);
 	if (!field || (o->tid <= 0 && o->pid <= 0))
 		return 0;
+	at += (size_t)snprintf(out + at, len - at, "%s(", at ? " && " : " if ");
 	if (o->tid > 0) {
-		snprintf(out, len, " if %s == %d", field, o->tid);
+		snprintf(out + at, len - at, "%s == %d)", field, o->tid);
 		return 0;
 	}
 	n = tasks_of_process(o->pid, &tids);
@@ -268,8 +283,9 @@ static int task_filter(const struct rec *r, const char *field, char *out, size_t
 				 "condition names one by one; give -L TID", o->pid, n, STOPIF_MAX_TASKS);
 	}
 	for (long i = 0; i < n && at < len; i++)
-		at += (size_t)snprintf(out + at, len - at, "%s%s == %d", i ? " || " : " if ", field,
-				       tids[i]);
+		at += (size_t)snprintf(out + at, len - at, "%s%s == %d", i ? " || " : "", field, tids[i]);
+	if (at < len)
+		at += (size_t)snprintf(out + at, len - at, ")");
 	free(tids);
 	return at < len ? 0 : msg_error("--stop-if: the task filter is too long");
 }
@@ -320,8 +336,8 @@ int stopif_install(struct rec *r)
 		return 0;
 	k = &kinds[o->stop_kind];
 	stopif_events(r, start, end, sizeof(start));
-	if (task_filter(r, k->start_task, start_if, sizeof(start_if)) < 0 ||
-	    task_filter(r, k->end_task, end_if, sizeof(end_if)) < 0)
+	if (task_filter(r, k->start_task, k->start_comm, start_if, sizeof(start_if)) < 0 ||
+	    task_filter(r, k->end_task, k->end_comm, end_if, sizeof(end_if)) < 0)
 		return -1;
 	/* clock= on each: a trigger with common_timestamp and none sets the clock to global */
 	snprintf(text, sizeof(text), "hist:keys=%s:ftrec_ts0=common_timestamp:clock=%s%s\n",

@@ -113,6 +113,9 @@ int trigger_fired(struct rec *r)
  */
 int trigger_check_options(const struct record_opts *o)
 {
+	if (o->stop_comm && !o->stop_if)
+		return msg_error("-n COMM names the tasks a --stop-if counts: give --stop-if "
+				 "(-p or -L limit what is recorded)");
 	if (o->post > 0 && !o->trigger)
 		return msg_error("--post needs --trigger (it counts from the trigger)");
 	if (o->post > 0 && o->kernel_ring)

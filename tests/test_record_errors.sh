@@ -71,6 +71,12 @@ expect_error "--trigger with --stop-if" "^ftrec record: --trigger cannot go with
 	"$FTREC" record --stop-if 'runq > 5ms' --trigger sched:sched_switch -o "$tmp/out.ftz" -d 1
 expect_error "--stop-if twice" "^ftrec record: --stop-if cannot go with --trigger, nor be given twice" \
 	"$FTREC" record --stop-if 'runq > 5ms' --stop-if 'io > 5ms' -o "$tmp/out.ftz" -d 1
+expect_error "-n without --stop-if" "^ftrec record: -n COMM names the tasks a --stop-if counts" \
+	"$FTREC" record -n workload -e sched:sched_switch -o "$tmp/out.ftz" -d 1
+expect_error "-n with a quote" "^ftrec record: -n 'a\"b': expected a task name of 1 to 15 bytes" \
+	"$FTREC" record -n 'a"b' --stop-if 'runq > 5ms' -o "$tmp/out.ftz" -d 1
+expect_error "-n of 16 bytes" "^ftrec record: -n '0123456789abcdef': expected a task name" \
+	"$FTREC" record -n 0123456789abcdef --stop-if 'runq > 5ms' -o "$tmp/out.ftz" -d 1
 if [ -e "$TRACEFS/synthetic_events" ]; then
 	note "this kernel has synthetic events: the refusal is tested with a fake tracefs only"
 else
@@ -87,6 +93,9 @@ expect_error "--stop-if without hist triggers" "^ftrec record: --stop-if needs h
 	env FTREC_TRACEFS="$fake" "$FTREC" record --stop-if 'runq > 5ms' -o "$tmp/out.ftz" -d 1
 expect_error "--stop-if unknown syscall" "^ftrec record: --stop-if 'syscall nosuch > 5ms': this kernel has no syscalls/sys_enter_nosuch" \
 	env FTREC_TRACEFS="$fake" "$FTREC" record --stop-if 'syscall nosuch > 5ms' -o "$tmp/out.ftz" -d 1
+mkdir -p "$fake/events/block/block_rq_issue/hist" "$fake/events/block/block_rq_complete"
+expect_error "--stop-if io with -p" "^ftrec record: --stop-if 'io > 5ms' counts every block request: not with -p, -L or -n" \
+	env FTREC_TRACEFS="$fake" "$FTREC" record --stop-if 'io > 5ms' -p 1 -o "$tmp/out.ftz" -d 1
 [ -s "$fake/synthetic_events" ] && fail "--stop-if refused: synthetic_events written" || pass "--stop-if refused: nothing written"
 
 # A command that cannot run: the recording still ends cleanly (exit 0), the summary says 127.

@@ -94,7 +94,7 @@ d=$(val $w schedstat_delay_ns)
 [ "$d" = -1 ] || expect_within "runq: workload: schedstat run_delay (kernel) vs wait_ns" "$(val $w wait_ns)" 2 "$d"
 
 # syscall: the 60 ms nanosleep (-p) and the same under `ftrec triage` (whole system)
-for n in sys triage; do
+for n in sys triage comm; do
 	w=$n.wl
 	quick $n 50000000
 	stopped $n syscall 'syscall nanosleep > 50ms' 50000000 "$(val $w start_mono_ns)" \
@@ -116,4 +116,9 @@ expect "nostop: ftrec ran its -d 4 (s)" yes "$(awk '{ print ($1 >= 4 ? "yes" : "
 expect "nostop: capture_stop rows" 0 "$(q nostop.ftz 'SELECT count(*) FROM capture_stop')"
 expect_ge "nostop: the 60 ms sleep is in the capture (exits of the workload)" 1 \
 	"$(q nostop.ftz "SELECT count(*) FROM events WHERE pid = $(val nostop.wl tid) AND type LIKE '%sys_exit_nanosleep%'")"
+# -n nosuch: the workload's 60 ms sleep did not count
+expect "othercomm: ftrec ran its -d 4 (s)" yes "$(awk '{ print ($1 >= 4 ? "yes" : "no (" $1 ")") }' othercomm.secs)"
+expect "othercomm: capture_stop rows" 0 "$(q othercomm.ftz 'SELECT count(*) FROM capture_stop')"
+expect_ge "othercomm: the 60 ms sleep is in the capture" 1 \
+	"$(q othercomm.ftz "SELECT count(*) FROM events WHERE pid = $(val othercomm.wl tid) AND type LIKE '%sys_exit_nanosleep%'")"
 check_done

@@ -11,6 +11,7 @@
 #            /dev/nullb0 (2 ms each) and one of a second null_blk made here with configfs
 #            whose every request takes 120 ms ('io > 100ms')
 #   triage   `ftrec triage` (whole system) of `workload slowsleep` ('syscall nanosleep > 50ms')
+#   comm     the same with `ftrec record -n workload`; othercomm with `-n nosuch` (no stop)
 #   nostop   a threshold the workload never reaches: ftrec runs to its -d, no stop
 #   k9       ftrec killed with -9 while armed; `ftrec reset` removes what it left
 # Each workload goes on 3 s after its stall, so a recording that did not stop there holds
@@ -157,6 +158,15 @@ finish io
 start triage triage --kernel-ring --stop-if 'syscall nanosleep > 50ms' -d 20
 run_wl triage slowsleep 1500 60 3000
 finish triage
+
+# ---- -n: the whole system's events, but only tasks named workload count; then only a
+# name no task has (no stop: ftrec ends at -d 4)
+start comm record -e $SCHED,$NANOSLEEP --kernel-ring --stop-if 'syscall nanosleep > 50ms' -n workload -d 20
+run_wl comm slowsleep 1500 60 3000
+finish comm
+start othercomm record -e $SCHED,$NANOSLEEP --kernel-ring --stop-if 'syscall nanosleep > 50ms' -n nosuch -d 4
+run_wl othercomm slowsleep 500 60 500
+finish othercomm
 
 # ---- runq: the workload's threads (-p), the victim waits 50 ms once. After the other
 # stops: the first of a boot took up to 0.3 ms more from the victim's switch-in to its
