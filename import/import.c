@@ -298,17 +298,19 @@ int import_capture(const char *const *inputs, size_t n, const char *db, enum imp
 		return errno == EBADMSG ? -2 : -1;
 	im.tep = dec_tep(im.dec);
 	im.native = (*(const uint8_t *)&one == 1) == !tep_is_file_bigendian(im.tep);
-	/* info names the --trigger event's last time before the stop: its rows only */
-	char trigger[256];
-	const char *trigger_spec = trigger;
-	struct import_types trigger_type = { .specs = &trigger_spec };
+	/* info names the --trigger event's last time before the stop: its rows only, and
+	 * for an io --stop-if the block requests' (capture_stop: the request's issuer) */
+	char trigger[256], kind[8];
+	const char *trigger_specs[] = { trigger, "block:block_rq_issue", "block:block_rq_complete" };
+	struct import_types trigger_type = { .specs = trigger_specs };
 
 	if (im.summary) {
 		const char *end = dec_end_text(im.dec), *info = dec_info_text(im.dec);
 
 		if (ftz_kv_get(end, strlen(end), "trigger_event", trigger, sizeof(trigger)) > 0 ||
 		    ftz_kv_get(info, strlen(info), "trigger_event", trigger, sizeof(trigger)) > 0)
-			trigger_type.n = 1;
+			trigger_type.n = ftz_kv_get(info, strlen(info), "stop_kind", kind, sizeof(kind)) > 0 &&
+					 !strcmp(kind, "io") ? 3 : 1;
 		types = &trigger_type;
 	}
 	rc = run(&im, db, progress_on, types, res);

@@ -47,7 +47,8 @@ UNION ALL SELECT 16, 'stop-if', (SELECT c.value || ': ' || ifnull((SELECT CASE s
 	WHEN 'runq' THEN printf('tid %d%s waited %.3f ms for a CPU after its wakeup', s.tid, ifnull(' (' || s.comm || ')', ''), s.lat_ns / 1e6)
 	WHEN 'syscall' THEN printf('tid %d%s was %.3f ms in %s', s.tid, ifnull(' (' || s.comm || ')', ''), s.lat_ns / 1e6,
 	                           trim(substr(s.condition, 8, instr(s.condition, '>') - 8)))
-	ELSE printf('a block request took %.3f ms from issue to completion', s.lat_ns / 1e6) END ||
+	ELSE printf('a block request%s took %.3f ms from issue to completion',
+	            ifnull(printf(' issued by tid %d', s.tid) || ifnull(' (' || s.comm || ')', ''), ''), s.lat_ns / 1e6) END ||
 	printf(', until ts %d (%.6f s after the first event): the recording stopped there', s.ts,
 	       (s.ts - (SELECT value FROM m WHERE key = 'first_ts')) / 1e9)
 	FROM capture_stop s), 'never held in the capture') FROM m c WHERE c.key = 'stop_if')

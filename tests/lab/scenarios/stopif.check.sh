@@ -32,8 +32,7 @@ expect_le() {
 
 # stopped NAME KIND CONDITION THRESHOLD_NS START END NS TIDS: one recording that stopped
 # at the stall the workload measured from START to END (NS = END - START); TIDS: the
-# workload's threads, the first the one that stalled (io: no task is checked, a request's
-# completion runs in whichever task it interrupts).
+# workload's threads, the first the one that stalled (io: the one that issued the read).
 stopped() {
 	local n=$1 kind=$2 cond=$3 thr=$4 start=$5 end=$6 ns=$7 tids=$8 row lat ts tid comm
 	expect "$n: ftrec ran less than its -d 20 (s)" yes \
@@ -48,10 +47,10 @@ stopped() {
 	# switch-in/completion/exit before the reading after it
 	expect_ge "$n: ts - lat_ns (kernel's start) >= workload's start" "$start" $((ts - lat))
 	expect_le "$n: ts (kernel's end) <= workload's end" "$end" "$ts"
-	if [ "$kind" != io ]; then
-		expect "$n: tid (the workload's stalled thread)" "${tids%%,*}" "$tid"
-		expect "$n: comm" workload "$comm"
-	fi
+	# io: the request's issuer, the workload itself (an O_DIRECT read, alone on its disk,
+	# goes to the driver from the reading task)
+	expect "$n: tid (the workload's stalled thread)" "${tids%%,*}" "$tid"
+	expect "$n: comm" workload "$comm"
 	expect_le "$n: last event's ts <= the stall's end + 1 s" $((end + 1000000000)) \
 		"$(q "$n.ftz" 'SELECT max(ts) FROM events')"
 	expect_le "$n: the workload's first event <= the stall's start - 0.5 s" \
@@ -116,6 +115,16 @@ expect "nostop: ftrec ran its -d 4 (s)" yes "$(awk '{ print ($1 >= 4 ? "yes" : "
 expect "nostop: capture_stop rows" 0 "$(q nostop.ftz 'SELECT count(*) FROM capture_stop')"
 expect_ge "nostop: the 60 ms sleep is in the capture (exits of the workload)" 1 \
 	"$(q nostop.ftz "SELECT count(*) FROM events WHERE pid = $(val nostop.wl tid) AND type LIKE '%sys_exit_nanosleep%'")"
+# --post 1: the stop as above, and events for about a second after it (tracing is
+# switched back on when ftrec notices the stop, within 0.1 s), then no more
+w=post.wl
+n=post
+expect "post: capture_stop rows" 1 "$(q post.ftz 'SELECT count(*) FROM capture_stop')"
+expect_within "post: lat_ns (the workload's)" "$(val $w ns)" 2 "$(q post.ftz 'SELECT lat_ns FROM capture_stop')"
+end=$(val $w end_mono_ns)
+last=$(q post.ftz "SELECT max(ts) FROM events WHERE pid = $(val $w tid)")
+expect_ge "post: the workload's events go on 0.8 s after the stall" $((end + 800000000)) "$last"
+expect_le "post: ... and stop within 1.5 s of it" $((end + 1500000000)) "$last"
 # -n nosuch: the workload's 60 ms sleep did not count
 expect "othercomm: ftrec ran its -d 4 (s)" yes "$(awk '{ print ($1 >= 4 ? "yes" : "no (" $1 ")") }' othercomm.secs)"
 expect "othercomm: capture_stop rows" 0 "$(q othercomm.ftz 'SELECT count(*) FROM capture_stop')"

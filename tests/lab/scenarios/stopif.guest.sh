@@ -12,6 +12,7 @@
 #            whose every request takes 120 ms ('io > 100ms')
 #   triage   `ftrec triage` (whole system) of `workload slowsleep` ('syscall nanosleep > 50ms')
 #   comm     the same with `ftrec record -n workload`; othercomm with `-n nosuch` (no stop)
+#   post     a plain recording (not the kernel ring) with --post 1: a second more after it
 #   nostop   a threshold the workload never reaches: ftrec runs to its -d, no stop
 #   k9       ftrec killed with -9 while armed; `ftrec reset` removes what it left
 # Each workload goes on 3 s after its stall, so a recording that did not stop there holds
@@ -167,6 +168,12 @@ finish comm
 start othercomm record -e $SCHED,$NANOSLEEP --kernel-ring --stop-if 'syscall nanosleep > 50ms' -n nosuch -d 4
 run_wl othercomm slowsleep 500 60 500
 finish othercomm
+
+# ---- --post 1 (plain recording, not the kernel ring): tracing back on for a second after
+# the stop, then ftrec ends
+start post record -e $SCHED,$NANOSLEEP --stop-if 'syscall nanosleep > 50ms' --post 1 -d 20
+run_wl post slowsleep 1500 60 3000
+finish post
 
 # ---- runq: the workload's threads (-p), the victim waits 50 ms once. After the other
 # stops: the first of a boot took up to 0.3 ms more from the victim's switch-in to its
