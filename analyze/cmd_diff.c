@@ -119,6 +119,7 @@ struct side {
 	char *csv;      /* the report's output */
 	size_t len;
 	double seconds; /* its window */
+	bool damaged;   /* its capture is (the report used what came before the damage) */
 };
 
 struct diff_opts {
@@ -224,6 +225,7 @@ static int side_end(struct side *s, struct run *r)
 		return msg_error("%s: the report ended by signal %d", s->file, WTERMSIG(status));
 	if (WEXITSTATUS(status) != 0 && WEXITSTATUS(status) != CMD_EXIT_DAMAGED)
 		return -1;
+	s->damaged |= WEXITSTATUS(status) == CMD_EXIT_DAMAGED;
 	return written && s->csv ? 0 : msg_error("out of memory");
 }
 
@@ -279,16 +281,26 @@ static int run_sides(struct diff_opts *o, bool quiet, const char *form)
 	return rc;
 }
 
-/* The side's window in seconds: its slice within the capture's recording window. */
-static int side_seconds(struct side *s, bool ragged)
+/* The side's window in seconds: its slice within the capture's recording window.
+ * Its errors say which side (NAME) they are about: "--since" is --NAME-since there. */
+static int side_seconds(struct side *s, const char *name, bool ragged)
 {
 	bool damaged;
-	sqlite3 *db = dbcache_open(s->file, &import_types_none, &damaged);
+	char *prefix = strdup(msg_prefix()), side_prefix[96];
+	sqlite3 *db;
 	struct slice sl;
 	int rc;
 
-	if (!db)
+	if (!prefix)
+		return msg_error("out of memory");
+	snprintf(side_prefix, sizeof(side_prefix), "%s (the %s side)", prefix, name);
+	msg_set_prefix(side_prefix);
+	db = dbcache_open(s->file, &import_types_none, &damaged);
+	if (!db) {
+		msg_set_prefix(prefix);
+		free(prefix);
 		return -1;
+	}
 	slice_init(&sl);
 	sl.since_arg = s->since;
 	sl.until_arg = s->until;
@@ -303,6 +315,8 @@ static int side_seconds(struct side *s, bool ragged)
 	}
 	slice_free(&sl);
 	sqlite3_close(db);
+	msg_set_prefix(prefix);
+	free(prefix);
 	return rc;
 }
 
@@ -711,7 +725,8 @@ int cmd_diff(int argc, char **argv)
 	if (cmd_wants_help(argc, argv))
 		return cmd_usage(usage_text, true);
 	if (parse(argc, argv, &o) == 0 &&
-	    side_seconds(&o.before, o.ragged) == 0 && side_seconds(&o.after, o.ragged) == 0) {
+	    side_seconds(&o.before, "before", o.ragged) == 0 &&
+	    side_seconds(&o.after, "after", o.ragged) == 0) {
 		if (o.svg) {
 			rc = diff_svg(&o);
 		} else if (o.report) {
@@ -736,5 +751,7 @@ int cmd_diff(int argc, char **argv)
 	free(o.before.csv);
 	free(o.after.csv);
 	free(o.pass);
-	return rc == 0 ? CMD_EXIT_OK : CMD_EXIT_ERROR;
+	/* as a report: a damaged input is said (its warnings) and its exit status is 3 */
+	return rc != 0 ? CMD_EXIT_ERROR : o.before.damaged || o.after.damaged ? CMD_EXIT_DAMAGED :
+	       CMD_EXIT_OK;
 }

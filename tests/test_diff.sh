@@ -112,6 +112,27 @@ done
 "$FTANA" diff "$tmp/nosuch.ftz" "$a" funccount >/dev/null 2>"$tmp/err"
 assert_eq "a missing side: exit 1" 1 "$?"
 assert_one_line_error "a missing side: one line" "$tmp/err" "nosuch.ftz"
+# hostile sides: not a capture, a window outside it, a capture cut short (everything
+# before the cut is used, as by a report: exit 3, warned)
+printf 'garbage' >"$tmp/garbage.ftz"
+"$FTANA" diff "$a" "$tmp/garbage.ftz" funccount >/dev/null 2>"$tmp/err"
+assert_eq "not a capture after: exit 1" 1 "$?"
+assert_one_line_error "not a capture after: one line naming the side and the file" "$tmp/err" \
+	"^ftana diff \\(the after side\\): .*garbage.ftz: not an .ftz file"
+"$FTANA" diff "$tmp/garbage.ftz" "$a" funccount >/dev/null 2>"$tmp/err"
+assert_one_line_error "not a capture before: names the side" "$tmp/err" "^ftana diff \\(the before side\\): "
+"$FTANA" diff "$tmp/case01_iolat.ftz" "$tmp/case09_iolat.ftz" bitesize --after-since 99999 >/dev/null 2>"$tmp/err"
+assert_eq "--after-since outside the capture: exit 1" 1 "$?"
+assert_one_line_error "--after-since outside: one line naming the side and the span" "$tmp/err" \
+	"^ftana diff \\(the after side\\): --since 99999: outside the capture, whose events span"
+size=$(stat -c %s "$tmp/case09_iolat.ftz")
+head -c $((size - 100)) "$tmp/case09_iolat.ftz" >"$tmp/cut.ftz"
+"$FTANA" diff "$tmp/case01_iolat.ftz" "$tmp/cut.ftz" bitesize --csv >"$tmp/cut.csv" 2>"$tmp/err"
+assert_eq "a side cut short: exit 3 (damaged), as a report's" 3 "$?"
+assert_contains "a side cut short: warned" "$tmp/err" "cut.ftz: warning: damaged at offset"
+assert_eq "a side cut short: its rows are the whole capture's (the cut is in the END section)" \
+	"$("$FTANA" diff "$tmp/case01_iolat.ftz" "$tmp/case09_iolat.ftz" bitesize --csv | cut -d, -f1-6)" \
+	"$(cut -d, -f1-6 "$tmp/cut.csv")"
 # ------------------------------------------------------------- without REPORT
 cp "$ROOT_DIR/samples/triage.ftz" "$ROOT_DIR/samples/triage_stacks.ftz" "$tmp/"
 t=$tmp/triage.ftz s=$tmp/triage_stacks.ftz
