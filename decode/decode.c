@@ -352,6 +352,11 @@ fail:
 	return NULL;
 }
 
+void dec_stop_threads(struct dec *d)
+{
+	prefetch_stop(d);
+}
+
 void dec_close(struct dec *d)
 {
 	if (!d)

@@ -454,6 +454,10 @@ int tracedat_convert(const char *in, const char *out, bool *damaged)
 	}
 	/* after the comms: the database is built (or found) first, so that a capture too
 	 * hostile to import fails there, before every event is printed here */
+	/* the probe forks: no thread of the decoder may hold a lock the child needs (a
+	 * convert hung so in CI, the read-ahead thread holding ASan's allocator lock) */
+	if (rc == 0)
+		dec_stop_threads(w.dec);
 	if (rc == 0 && !(w.guard = tdg_probe(w.dec, w.page_size, in)))
 		rc = -1;
 	if (rc == 0 && out_open(&o, out, in) < 0)
