@@ -5,6 +5,8 @@
 
 #include "analyze/commands.h"
 #include "common/cmd.h"
+#include "common/out_file.h"
+#include "decode/capture_set.h"
 #include "import/dbcache.h"
 #include "reports/report.h"
 
@@ -42,5 +44,7 @@ int main(int argc, char **argv)
 	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 	/* the databases ftana builds hold the report views too (reports/views_keep.c) */
 	dbcache_keep_hook = views_keep;
+	/* -o never onto a file an input set reads (common/out_file.h) */
+	out_set_member_check(cset_ring_segment_name);
 	return cmd_main(&ftana, argc, argv);
 }

@@ -52,6 +52,13 @@ static bool ring_segment_of(const char *path, const char *input)
 	return hit;
 }
 
+static bool (*member_check)(const char *path, const char *input);
+
+void out_set_member_check(bool (*is_member)(const char *path, const char *input))
+{
+	member_check = is_member;
+}
+
 int out_check(const char *path, const char *input)
 {
 	struct stat st;
@@ -70,7 +77,8 @@ int out_check(const char *path, const char *input)
 			    "name", path);
 		return -1;
 	}
-	if (input && ring_segment_of(path, input)) {
+	/* by the input's name, and as its INFO names the segments (a renamed head) */
+	if (input && (ring_segment_of(path, input) || (member_check && member_check(path, input)))) {
 		msg_error("-o %s: that is a segment name of the input's ring (it reads %s's "
 			  "segments beside it): give another file name", path, input);
 		return -1;

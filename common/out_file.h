@@ -10,6 +10,7 @@
 #ifndef FTANA_OUT_FILE_H
 #define FTANA_OUT_FILE_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 struct out_file {
@@ -25,6 +26,12 @@ struct out_file {
  * after a one-line error.
  */
 int out_check(const char *path, const char *input);
+/*
+ * What a lower layer cannot know: does reading INPUT read PATH too (a segment name
+ * of the ring INPUT is the head of, as its INFO names them)? The program sets it
+ * (ftana: decode's cset_ring_segment_name); out_check then refuses such a PATH.
+ */
+void out_set_member_check(bool (*is_member)(const char *path, const char *input));
 /* Open a temp file for PATH (after out_check). 0, or -1 after a one-line error. */
 int out_open(struct out_file *o, const char *path, const char *input);
 /* Flush, sync and rename into place. 0, or -1 after a one-line error (temp removed). */

@@ -345,6 +345,32 @@ out:
 	return rc;
 }
 
+/* Do the directories of A and B hold the same files (the same directory)? */
+static bool same_dir_of(const char *a, const char *b)
+{
+	char *ca = strdup(a), *cb = strdup(b);
+	struct stat sa, sb;
+	bool same = ca && cb && !stat(dirname(ca), &sa) && !stat(dirname(cb), &sb) &&
+		    sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+
+	free(ca);
+	free(cb);
+	return same;
+}
+
+bool cset_ring_segment_name(const char *path, const char *head_path)
+{
+	char prefix[256];
+	char *info = read_info(head_path);
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	unsigned long long no;
+	bool hit = info && kv(info, "ring_prefix", prefix, sizeof(prefix)) && prefix[0] &&
+		   segment_name(base, prefix, &no) && same_dir_of(path, head_path);
+
+	free(info);
+	return hit;
+}
+
 int cset_check_regular(const char *path)
 {
 	struct stat st;

@@ -34,5 +34,8 @@ void cset_free(struct cset *cs);
 /* An input must be a regular file (a FIFO would hang the first read): 0, or -1 after
  * a one-line error naming PATH and what it is. */
 int cset_check_regular(const char *path);
+/* Is PATH, existing or not, a name of a segment that reading HEAD_PATH would read: in
+ * its directory, named by its INFO's ring_prefix? (For -o: common/out_file.h.) */
+bool cset_ring_segment_name(const char *path, const char *head_path);
 
 #endif

@@ -60,6 +60,21 @@ assert_eq "the segment is what it was" "$sum" "$(md5sum <"$seg")"
 [ -e "$next" ] && fail "a file named like a future segment was written" || pass "no future segment written"
 (cd "$tmp" && "$FTANA" db r.ftz -o "./$(basename "$seg")" >/dev/null 2>"$tmp/err")
 assert_one_line_error "db -o ./SEGMENT (another spelling): refused" "$tmp/err" "segment name"
+# a head renamed (copy.ftz): its INFO's ring_prefix still names r.ring-*, which reading
+# it reads; the name of the head no longer says so
+mkdir "$tmp/renamed"
+cp "$tmp"/r.ring-*.ftz "$tmp/renamed/"
+cp "$tmp/r.ftz" "$tmp/renamed/copy.ftz"
+rseg=$tmp/renamed/$(basename "$seg")
+rsum=$(md5sum <"$rseg")
+for target in "$rseg" "$tmp/renamed/r.ring-999999.ftz"; do
+	refused "renamed head: db -o $(basename "$target")" "$target" "$FTANA" db "$tmp/renamed/copy.ftz" -o "$target"
+	refused "renamed head: export -o $(basename "$target")" "$target" \
+		"$FTANA" export "$tmp/renamed/copy.ftz" -o "$target"
+done
+assert_eq "renamed head: the segment is what it was" "$rsum" "$(md5sum <"$rseg")"
+"$FTANA" db "$tmp/renamed/copy.ftz" -o "$tmp/renamed/copy.db" >/dev/null 2>"$tmp/err"
+assert_eq "renamed head: another name is written" 0 "$?"
 
 # ------------------------------------------------------------- the open-file limit
 # Every file of the ring stays open while it is read: with a hard limit one short of
