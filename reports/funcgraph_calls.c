@@ -320,7 +320,10 @@ static int walk(struct builder *b, sqlite3_stmt *ev)
 		} else {
 			int64_t calltime = sqlite3_column_int64(ev, 8);
 			int64_t rettime = sqlite3_column_int64(ev, 9);
-			rc = on_return(b, t, &in, in.entry_id, rettime >= calltime ? rettime - calltime : -1,
+			/* the capture's two u64s: a difference past int64 is no duration */
+			bool fits = rettime >= calltime && (calltime >= 0 || rettime <= INT64_MAX + calltime);
+
+			rc = on_return(b, t, &in, in.entry_id, fits ? rettime - calltime : -1,
 				     sqlite3_column_int64(ev, 7) != 0);
 		}
 		if (rc)

@@ -143,6 +143,13 @@ static void bucket_label(char *buf, size_t size, int b)
 }
 
 /* A bucket's range as biolatency prints it: "64 - 127 us" (whole us of the latency). */
+/* Column COL's start in seconds since ORIGIN: in double, the times being a .db's own
+ * (int64 arithmetic on them could overflow). */
+static double col_start_s(const struct grid *g, int64_t origin, size_t col)
+{
+	return ((double)g->t0 - (double)origin + (double)col * (double)g->col_ns) / 1e9;
+}
+
 static void bucket_text(char *buf, size_t size, int b)
 {
 	snprintf(buf, size, "%llu - %llu us", (unsigned long long)bucket_low_us(b),
@@ -165,7 +172,7 @@ static void write_cells(FILE *f, const struct grid *g, const struct heatmap_styl
 				continue;
 			cell_colour(n, g->max, rgb);
 			bucket_text(range, sizeof(range), b);
-			double start = (double)(g->t0 - origin + (int64_t)col * g->col_ns) / 1e9;
+			double start = col_start_s(g, origin, col);
 
 			fprintf(f, "<rect class=\"c\" data-n=\"%lld\" x=\"%.2f\" y=\"%d\" width=\"%.2f\" "
 				"height=\"%d\" fill=\"rgb(%d,%d,%d)\"><title>%.6f - %.6f s, %s: %lld %s"
@@ -203,7 +210,7 @@ static void write_column_totals(FILE *f, const struct grid *g, const struct heat
 		if (!n)
 			continue;
 		double h = STRIP_H * (double)n / (double)max;
-		double start = (double)(g->t0 - origin + (int64_t)col * g->col_ns) / 1e9;
+		double start = col_start_s(g, origin, col);
 
 		fprintf(f, "<rect class=\"t\" data-n=\"%lld\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
 			"height=\"%.2f\" fill=\"#a0a0a0\"><title>%.6f - %.6f s: %lld %s</title></rect>\n",
@@ -239,7 +246,7 @@ static void write_axes(FILE *f, const struct grid *g, const struct heatmap_style
 
 		fprintf(f, "<line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%d\" stroke=\"#808080\"/>\n",
 			x, bottom, x, bottom + 4);
-		snprintf(text, sizeof(text), "%.6g", (double)(g->t0 - origin + (int64_t)col * g->col_ns) / 1e9);
+		snprintf(text, sizeof(text), "%.6g", col_start_s(g, origin, col));
 		svg_text(f, x, bottom + 16, "class=\"xlabel\"", text, 0);
 	}
 	char col[32];

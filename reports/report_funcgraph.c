@@ -134,9 +134,11 @@ static int cpu_width(sqlite3 *db)
 		if (sqlite3_step(st) == SQLITE_ROW)
 			max_cpu = sqlite3_column_int64(st, 0);
 		sqlite3_finalize(st);
-		nr = max_cpu + 1;
+		nr = max_cpu < INT64_MAX ? max_cpu + 1 : max_cpu;
 	}
 	int width = 1;
+	if (nr < 1) /* a .db's nr_cpus is its own: no CPU is fewer than one */
+		nr = 1;
 	for (int64_t n = nr - 1; n >= 10; n /= 10)
 		width++;
 	return width;

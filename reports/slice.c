@@ -186,7 +186,9 @@ static int parse_time(const struct slice *s, const char *opt, const char *arg, i
 			if (*rest)
 				goto bad;
 		}
-		*out = wall == INT64_MAX ? wall : sat_add(wall, -s->wall_offset_ns);
+		/* (a .db's wall_offset_ns is its own: INT64_MIN has no negation) */
+		*out = wall == INT64_MAX ? wall : sat_add(wall, s->wall_offset_ns == INT64_MIN ?
+							    INT64_MAX : -s->wall_offset_ns);
 		return 0;
 	}
 	/* +SECS: seconds from the first event; SECS: trace-clock seconds as listings print

@@ -299,4 +299,29 @@ assert_eq "JSON: valid, decodes to the text (not UTF-8: U+FFFD)" \
 assert_eq "info: raw control bytes" 0 "$(raw_controls "$T/info")"
 assert_contains "info: host escaped" "$T/info" '^host +\\x1b\[2Jhost$'
 
+# --- numbers at int64's ends: a .db's values are its own (issue 25: signed overflow).
+# Each was undefined behaviour (UBSan, this build stops at it): a return's rettime and
+# calltime of opposite extremes (funcgraph_calls.c), nr_cpus = INT64_MIN (the funcgraph
+# report's CPU column), wall_offset_ns = INT64_MIN under a wall-clock --since (slice.c),
+# events and the capture's start at both ends (funcslower's heat map columns).
+cp "$ROOT_DIR/samples/funcgraph.ftz" "$T/fg.ftz"
+"$FTANA" db "$T/fg.ftz" -o "$T/fg.db" >/dev/null 2>&1 || fail "db of samples/funcgraph.ftz"
+edge() { # NAME SQL REPORT-ARGS...: the report on a copy changed by SQL, 0/1/3, no UB
+	local name=$1 sql=$2
+	shift 2
+	cp "$T/fg.db" "$T/$name.db"
+	sq "$T/$name.db" "$sql"
+	"$FTANA" report "$1" "$T/$name.db" "${@:2}" >"$T/$name.out" 2>"$T/$name.err"
+	local rc=$?
+	case $rc in 0|1|3) pass "int64 ends: $name: exit $rc" ;; *) fail "int64 ends: $name: exit $rc: $(head -c 300 "$T/$name.err")" ;; esac
+	assert_eq "int64 ends: $name: no undefined behaviour" 0 "$(grep -c 'runtime error' "$T/$name.err")"
+}
+edge rettime "UPDATE funcgraph_exit SET calltime = -9223372036854775807, rettime = 9223372036854775807 WHERE id = (SELECT min(id) FROM funcgraph_exit)" funcgraph
+edge nr_cpus "UPDATE meta SET value = '-9223372036854775808' WHERE key = 'nr_cpus'" funcgraph
+edge wall_offset "UPDATE meta SET value = '-9223372036854775808' WHERE key = 'wall_offset_ns'" funcgraph --since 10:00:00
+edge heatmap "UPDATE meta SET value = '-9223372036854775000' WHERE key IN ('first_ts', 'traced_from_ns', 'complete_from_ns');
+	UPDATE funcgraph_exit SET ts = 9223372036854775000 WHERE id = (SELECT max(id) FROM funcgraph_exit);
+	UPDATE funcgraph_exit SET ts = -9223372036854775000 WHERE id = (SELECT min(id) FROM funcgraph_exit)" \
+	funcslower --heatmap --ragged
+
 finish
