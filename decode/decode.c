@@ -352,8 +352,9 @@ fail:
 	return NULL;
 }
 
-void dec_stop_threads(struct dec *d)
+void dec_single_thread(struct dec *d)
 {
+	d->single_thread = true;
 	prefetch_stop(d);
 }
 
@@ -653,7 +654,8 @@ static int start(struct dec *d)
 	}
 	for (int i = d->heap_len / 2 - 1; i >= 0; i--)
 		sift_down(d, i);
-	prefetch_start(d);
+	if (!d->single_thread)
+		prefetch_start(d);
 	return 0;
 }
 

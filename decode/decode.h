@@ -96,11 +96,12 @@ bool dec_is_tracedat(const void *head, size_t len);
 /* Does the file PATH say so? (false when it cannot be read) */
 bool dec_path_is_tracedat(const char *path);
 /*
- * End the decoder's helper threads (the read-ahead, prefetch.c) before a fork():
- * the child of a process with other threads may find a lock one of them held (the
- * allocator's, under ASan) taken forever. Decoding goes on, on this thread alone.
+ * Decode on the calling thread only, from now on (no read-ahead threads, prefetch.c;
+ * any running end): for a process that forks while it decodes. A child of a process
+ * with other threads may find a lock one of them held (the allocator's, under ASan)
+ * taken forever.
  */
-void dec_stop_threads(struct dec *d);
+void dec_single_thread(struct dec *d);
 void dec_close(struct dec *d);
 
 /* Next event in global time order (ties: lower CPU first). 1: *ev filled,

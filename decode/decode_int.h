@@ -109,6 +109,7 @@ struct dec {
 	uint64_t batch_bytes;   /* sum of the cursors' batch_cap, against DEC_MAX_BATCH_BYTES */
 	int *heap;              /* cursor indexes, min-heap on (ts, cpu) */
 	struct prefetch *prefetch; /* prefetch.c's thread, or NULL */
+	bool single_thread;     /* dec_single_thread: never one */
 	const uint64_t *deliver, *count; /* dec_select's type bitmaps */
 	int stack_type;         /* ftrace:kernel_stack's type id, -1 none */
 	uint64_t seq;           /* counted events merged so far */

@@ -396,6 +396,10 @@ static int open_input(struct tdw *w, bool *damaged)
 		*damaged = errno == EBADMSG;
 		return -1;
 	}
+	/* the probe (tracedat_guard.c) forks while this decoder is walked: no thread of
+	 * it may hold a lock the child needs (convert hung so in CI: the read-ahead thread
+	 * held ASan's allocator lock at the fork, the child waited for it forever) */
+	dec_single_thread(w->dec);
 	info = dec_info_text(w->dec);
 	w->big_endian = ftz_kv_get(info, strlen(info), "endian", v, sizeof(v)) > 0 &&
 			!strcmp(v, "big");
@@ -454,10 +458,6 @@ int tracedat_convert(const char *in, const char *out, bool *damaged)
 	}
 	/* after the comms: the database is built (or found) first, so that a capture too
 	 * hostile to import fails there, before every event is printed here */
-	/* the probe forks: no thread of the decoder may hold a lock the child needs (a
-	 * convert hung so in CI, the read-ahead thread holding ASan's allocator lock) */
-	if (rc == 0)
-		dec_stop_threads(w.dec);
 	if (rc == 0 && !(w.guard = tdg_probe(w.dec, w.page_size, in)))
 		rc = -1;
 	if (rc == 0 && out_open(&o, out, in) < 0)
