@@ -10,7 +10,9 @@
 #  - one whose tasks view never ends: the code that reads tasks into memory (the
 #    slice's task filter, the wakers' names, tpoint's comms) stops at as many rows as
 #    a kernel has thread ids, so every report ends in one line within 1 GB of address
-#    space (ulimit -v, the unsanitized build: it held half a gigabyte before).
+#    space (ulimit -v, the unsanitized build: it held half a gigabyte before);
+#  - a ring head whose ring_prefix carries an escape, a bell, a CSI, a slash: the
+#    refusal is one line with them escaped (issue 25).
 . "$(dirname "$0")/lib.sh"
 FTANA=${FTANA:-$ROOT_DIR/$BUILD/san/ftana}
 require_bin "$FTANA"
@@ -101,5 +103,33 @@ for cmd in "info" "sql|SELECT 1" "report summary" "report iolat"; do
 	assert_eq "a SQLite file without meta, ${words[0]}: exit" 1 "$?"
 	assert_one_line_error "a SQLite file without meta, ${words[0]}: names it" "$tmp/err" \
 		"other.db: a SQLite database, but not one ftana made"
+done
+
+# ------------------------------------------------------------- a ring's names from its INFO
+# A ring head's ring_prefix is the file's own text: with an escape, a bell and a CSI in
+# it (and a segment so named beside the head), or a '/' or a leading '.', the refusal
+# is one line with them escaped, never raw on the terminal.
+mkdir "$tmp/rp"
+python3 - "$tmp/rp" "$ROOT_DIR/tests/hostile" <<'PY'
+import os, sys
+sys.dont_write_bytecode = True
+sys.path.insert(0, sys.argv[2])
+from ftzgen import Capture, good_format, good_record
+for name, prefix in [("esc", "r\x1b[2J\x07\x9b1m.ring-"), ("slash", "a/\x1b]0;x\x07b"), ("dot", ".\x1b[31m")]:
+    cap = Capture(info_extra={"ring_prefix": prefix, "capture_id": "c1", "ring_size": "1048576"})
+    cap.event("good", good_format())
+    cap.record(good_record(1))
+    open(os.path.join(sys.argv[1], name + ".ftz"), "wb").write(cap.build())
+open(os.path.join(sys.argv[1], "r\x1b[2J\x07\x9b1m.ring-000001.ftz"), "wb").write(b"not a segment")
+PY
+for c in "esc|a ring segment without an INFO section" "slash|is not a plain file name: refused" \
+	"dot|is not a plain file name: refused"; do
+	name=${c%%|*} want=${c#*|}
+	"$FTANA" info "$tmp/rp/$name.ftz" >"$tmp/out" 2>"$tmp/err"
+	assert_eq "ring_prefix with escapes ($name): exit 1" 1 "$?"
+	assert_one_line_error "ring_prefix with escapes ($name): one line" "$tmp/err" "$want"
+	assert_contains "ring_prefix with escapes ($name): the escape shown as \\x1b" "$tmp/err" '\\x1b'
+	assert_eq "ring_prefix with escapes ($name): no raw control byte" 0 \
+		"$(LC_ALL=C tr -d '\n' <"$tmp/err" | LC_ALL=C grep -c $'[\x01-\x1f\x7f]')"
 done
 finish
