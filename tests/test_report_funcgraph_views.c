@@ -88,10 +88,10 @@ static void test_max_depth(void **state)
 
 /*
  * Hostile depths (issue 25): a chain of 3000 nested calls, and a call whose depth field
- * says 10^9. The graph indents at most FG_MAX_INDENT levels and prints the depth past
- * it (one warning); --tree and --folded stop a path at 256 levels, the deeper calls in
- * one "[deeper]" frame: each output stays small (it grew with the square of the depth,
- * gigabytes for 12,000 levels).
+ * says 10^9. The graph (and funcslower --graph) indents at most FG_MAX_INDENT levels
+ * and prints the depth past it (one warning); --tree, --folded and --svg stop a path at
+ * 256 levels, the deeper calls in one "[deeper]" frame: each output stays small (it
+ * grew with the square of the depth, gigabytes for 12,000 levels).
  */
 static void test_hostile_depths(void **state)
 {
@@ -99,7 +99,8 @@ static void test_hostile_depths(void **state)
 	sqlite3 *db = views_db();
 	char *out;
 	char *graph[] = { "funcgraph", NULL }, *tree[] = { "funcgraph", "--tree", NULL };
-	char *folded[] = { "funcgraph", "--folded", NULL };
+	char *folded[] = { "funcgraph", "--folded", NULL }, *svg[] = { "funcgraph", "--svg", NULL };
+	char *slow_graph[] = { "funcslower", "--graph", NULL };
 	enum { N = 3000 };
 
 	fx_exec(db, "BEGIN");
@@ -124,6 +125,16 @@ static void test_hostile_depths(void **state)
 	out = run(db, 2, folded);
 	assert_true(strlen(out) < 1024 * 1024);
 	assert_non_null(strstr(out, ";[deeper] "));
+	free(out);
+	out = run(db, 2, svg); /* the flame graph of the same paths */
+	assert_true(strlen(out) < 2 * 1024 * 1024);
+	assert_non_null(strstr(out, "[deeper]"));
+	free(out);
+	/* funcslower --graph: each slow return, indented as funcgraph's lines (6,002 lines) */
+	assert_int_equal(fx_run("funcslower", db, &out, 2, slow_graph), 0);
+	assert_true(strlen(out) < 3 * 1024 * 1024);
+	assert_int_equal(fx_count_lines(out, "[depth 2999] } /* vfs_read */"), 1);
+	assert_non_null(strstr(out, "[depth 1000000000] "));
 	free(out);
 	fx_close(db);
 }
