@@ -66,7 +66,8 @@ for path, body in (
     db.close()
 EOF
 for db in endless join; do
-	for cmd in "info" "sql|SELECT count(*) FROM events" "report tpoint" "report summary" "export|-o|$tmp/$db.json"; do
+	for cmd in "info" "sql|SELECT count(*) FROM events" "report tpoint" "report summary" "export|-o|$tmp/$db.json" \
+		"report iolat|--summary" "report bitesize" "diff|$tmp/$db.db|bitesize"; do
 		IFS='|' read -r -a words <<<"$cmd"
 		# shellcheck disable=SC2206
 		sub=(${words[0]})
