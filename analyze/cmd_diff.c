@@ -375,7 +375,8 @@ static int parse(int argc, char **argv, struct diff_opts *o)
 			if (i + 1 >= argc)
 				return msg_error("-o needs a file");
 			o->out = argv[++i];
-		} else if (!strcmp(a, "--since") || !strcmp(a, "--until")) {
+		} else if (!strcmp(a, "--since") || !strcmp(a, "--until") || !strcmp(a, "--before-stop")) {
+			/* (--before-stop: each side's report would cut its rows, not its seconds) */
 			return msg_error("%s: give each side's window (--before-since, --after-until, ...)", a);
 		} else if (a[0] != '-' && npos < 3) {
 			pos[npos++] = a;

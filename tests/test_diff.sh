@@ -102,7 +102,8 @@ assert_eq "a trace.dat with itself: exit" 0 "$?"
 assert_eq "a trace.dat with itself: every diff 0" 0 "$(col "$tmp/same.csv" diff | awk '$1 != 0' | wc -l)"
 assert_ge "a trace.dat with itself: rows" 1 "$(($(wc -l <"$tmp/same.csv") - 1))"
 for bad in "iolat|printed a listing" "bitesize --value comm|not a value that adds up" \
-	"funccount --since 1|give each side's window" "nosuchreport|" "funccount --top 0|bad --top"; do
+	"funccount --since 1|give each side's window" "funccount --before-stop 1|give each side's window" \
+	"nosuchreport|" "funccount --top 0|bad --top"; do
 	args=${bad%%|*} want=${bad#*|}
 	# shellcheck disable=SC2086
 	"$FTANA" diff "$tmp/case01_iolat.ftz" "$tmp/case09_iolat.ftz" $args >/dev/null 2>"$tmp/err"
