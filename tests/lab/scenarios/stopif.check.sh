@@ -125,6 +125,10 @@ end=$(val $w end_mono_ns)
 last=$(q post.ftz "SELECT max(ts) FROM events WHERE pid = $(val $w tid)")
 expect_ge "post: the workload's events go on 0.8 s after the stall" $((end + 800000000)) "$last"
 expect_le "post: ... and stop within 1.5 s of it" $((end + 1500000000)) "$last"
+# a failure half-way: exit 1, one line naming the limit (the guest checked tracefs)
+expect "fail: ftrec exit status" 1 "$(cat fail.rc)"
+expect "fail: one line, naming the 64 threads" 1 "$(grep -c 'threads, over the 64 a condition names one by one' fail.err)"
+expect "fail: nothing else on stderr" 1 "$(grep -c . fail.err)"
 # -n nosuch: the workload's 60 ms sleep did not count
 expect "othercomm: ftrec ran its -d 4 (s)" yes "$(awk '{ print ($1 >= 4 ? "yes" : "no (" $1 ")") }' othercomm.secs)"
 expect "othercomm: capture_stop rows" 0 "$(q othercomm.ftz 'SELECT count(*) FROM capture_stop')"

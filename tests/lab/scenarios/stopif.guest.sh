@@ -14,6 +14,7 @@
 #   comm     the same with `ftrec record -n workload`; othercomm with `-n nosuch` (no stop)
 #   post     a plain recording (not the kernel ring) with --post 1: a second more after it
 #   nostop   a threshold the workload never reaches: ftrec runs to its -d, no stop
+#   fail     a failure half-way (-p of a process with 70 threads): nothing left
 #   k9       ftrec killed with -9 while armed; `ftrec reset` removes what it left
 # Each workload goes on 3 s after its stall, so a recording that did not stop there holds
 # later events. The user's own synthetic event and a hist trigger at the top level are
@@ -187,6 +188,27 @@ finish runq
 start nostop record -e $SCHED,$NANOSLEEP --kernel-ring --stop-if 'syscall nanosleep > 500ms' -d 4
 run_wl nostop slowsleep 500 60 500
 finish nostop
+
+# ---- a failure half-way: -p of a process with 70 threads, over the 64 a condition names
+# one by one, is refused after the synthetic event and the instance were made: ftrec
+# exits 1 in one line, writes no capture, and leaves tracefs as planted
+echo "+ WORKLOAD_START_MS=4000 workload threads 69 1 10 &"
+WORKLOAD_START_MS=4000 workload threads 69 1 10 > fail.wl &
+wl=$!
+i=0
+until [ "$(ls /proc/$wl/task 2>/dev/null | wc -l)" -ge 70 ]; do
+	i=$((i + 1))
+	[ $i -lt 100 ] || fail "fail: the workload has not 70 threads after 10 s"
+	sleep 0.1
+done
+echo "+ ftrec record --stop-if 'runq > 20ms' -p $wl -d 2 -o fail.ftz"
+ftrec record --stop-if 'runq > 20ms' -p $wl -d 2 -o fail.ftz > fail.out 2> fail.err
+echo $? > fail.rc
+cat fail.err
+wait $wl
+wl=
+[ -e fail.ftz ] && fail "fail: a capture was written"
+same_as_planted fail
 
 # ---- killed with -9 while armed: what it left (its instance, hist triggers, synthetic
 # event) goes with `ftrec reset`, and only that
