@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -191,7 +192,22 @@ static int create_instance(struct rec *r)
 	if (ret < 0)
 		return msg_error("cannot create instance %s: %s%s", r->dir, strerror(-ret),
 				 ret == -EEXIST ? " (left by a killed ftrec? run 'ftrec reset')" : "");
+	/*
+	 * Held open until cleanup: the kernel refuses to remove an instance while one of
+	 * its files is open (EBUSY), so an `ftrec reset` that cannot see this process (its
+	 * pid in another PID namespace on the same kernel) leaves it alone also during
+	 * setup, before the readers open their buffers (reset.c). Such a reset is the likely
+	 * cause of a CI run's recording whose cleanup failed half-way (not reproduced).
+	 */
+	r->hold_fd = open(tfs_path(p, "%s/tracing_on", r->dir), O_RDONLY | O_CLOEXEC);
 	return 0;
+}
+
+void instance_release(struct rec *r)
+{
+	if (r->hold_fd >= 0)
+		close(r->hold_fd);
+	r->hold_fd = -1;
 }
 
 /* A new instance traces as soon as it exists: switch it off before enabling anything. */

@@ -61,6 +61,7 @@ struct rec {
 	char dir[PATH_MAX];   /* our instance, or == root at the top level */
 	char name[64];        /* "ftrec-PID", or "" at the top level */
 	int top_level;
+	int hold_fd;          /* a file of our instance held open: instance.c, -1 none */
 	struct undo_log *undo;
 	struct ftz_writer *w;
 	int nr_cpus;
@@ -99,6 +100,8 @@ struct rec {
 int instance_find_tracefs(struct rec *r);
 /* Our instance (or the top level) with every option, event, probe, trigger, tracer. */
 int instance_setup(struct rec *r);
+/* Close the file of our instance held open since its creation (before it is removed). */
+void instance_release(struct rec *r);
 /* The instance's tracing_on (not through the undo log). 0 or -errno; prints nothing. */
 int instance_tracing_on(struct rec *r, int on);
 /* Top level: trace every CPU while recording (the user's tracing_cpumask back at exit). */

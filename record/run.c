@@ -412,7 +412,7 @@ static void free_rec(struct rec *r)
 
 int record_run(const struct record_opts *o)
 {
-	struct rec rec = { .o = o, .main_thread = pthread_self() };
+	struct rec rec = { .o = o, .main_thread = pthread_self(), .hold_fd = -1 };
 	struct run run = { .r = &rec, .release_fd = -1 };
 	sigset_t block;
 
@@ -432,6 +432,7 @@ int record_run(const struct record_opts *o)
 	stop_tracing(&run);
 	close_output(&run);
 	capture_close(&rec);
+	instance_release(&rec); /* before the undo log removes the instance */
 	if (undo_finish(rec.undo) > 0) {
 		msg_error("some tracefs settings could not be restored: run 'ftrec reset'");
 		run.ok = false;

@@ -144,5 +144,24 @@ assert_eq "-p cmd: exits of the command and its 5 children only" 6 \
 	"$(ftz_event_count "$tmp/p.ftz" sched_process_exit)"
 assert_no_leftovers
 
+# From its creation, the instance holds one of its files open, so the kernel refuses
+# to remove it (EBUSY) also during setup, before the readers open their buffers: what
+# a reset that cannot see ftrec (another PID namespace) or any other tool tries first.
+"$FTREC" record -q -e sched:sched_switch -d 2 -o "$tmp/hold.ftz" 2>"$tmp/hold.err" &
+hold=$!
+dir=$TRACEFS/instances/ftrec-$hold
+for _ in $(seq 1 2000); do [ -d "$dir" ] && break; sleep 0.005; done
+if [ -d "$dir" ]; then
+	rmdir "$dir" 2>"$tmp/rmdir.err"
+	assert_eq "rmdir of the instance at its first moments: refused" 1 "$?"
+	assert_contains "... as busy" "$tmp/rmdir.err" "Device or resource busy"
+else
+	fail "the instance of ftrec $hold did not appear"
+fi
+wait $hold
+assert_eq "the recording then ends well: exit" 0 "$?"
+assert_ge "... with its events" 1 "$(ftz_event_count "$tmp/hold.ftz" sched_switch)"
+assert_no_leftovers
+
 assert_state_unchanged "$before"
 finish
