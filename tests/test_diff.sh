@@ -101,6 +101,18 @@ cp "$dat" "$tmp/l.dat"
 assert_eq "a trace.dat with itself: exit" 0 "$?"
 assert_eq "a trace.dat with itself: every diff 0" 0 "$(col "$tmp/same.csv" diff | awk '$1 != 0' | wc -l)"
 assert_ge "a trace.dat with itself: rows" 1 "$(($(wc -l <"$tmp/same.csv") - 1))"
+# a trace.dat on one side, an .ftz on the other: each side's counts are its own report's
+cp "$ROOT_DIR/samples/triage.ftz" "$tmp/mix.ftz"
+"$FTANA" diff "$tmp/l.dat" "$tmp/mix.ftz" runqlat --csv >"$tmp/mix.csv" 2>"$tmp/err"
+assert_eq "a trace.dat before, an .ftz after: exit" 0 "$?"
+"$FTANA" report runqlat "$tmp/l.dat" --csv >"$tmp/mix.b.csv" 2>/dev/null
+"$FTANA" report runqlat "$tmp/mix.ftz" --csv >"$tmp/mix.a.csv" 2>/dev/null
+assert_eq "a trace.dat before: its waits are its own report's" \
+	"$(col "$tmp/mix.b.csv" count | awk '{ s += $1 } END { print s + 0 }')" \
+	"$(col "$tmp/mix.csv" before | awk '{ s += $1 } END { print s + 0 }')"
+assert_eq "an .ftz after: its waits are its own report's" \
+	"$(col "$tmp/mix.a.csv" count | awk '{ s += $1 } END { print s + 0 }')" \
+	"$(col "$tmp/mix.csv" after | awk '{ s += $1 } END { print s + 0 }')"
 for bad in "iolat|printed a listing" "bitesize --value comm|not a value that adds up" \
 	"funccount --since 1|give each side's window" "funccount --before-stop 1|give each side's window" \
 	"nosuchreport|" "funccount --top 0|bad --top"; do
