@@ -107,7 +107,9 @@ stopped io io 'io > 100ms' 100000000 "$(val $w start_mono_ns)" "$(val $w end_mon
 	"$(val $w ns)" "$(val $w tid)"
 slow=$(cat slow_nsec)
 lat=$(q io.ftz 'SELECT lat_ns FROM capture_stop')
-expect_within "io: lat_ns (null_blk's completion_nsec)" "$slow" 2 "$lat"
+# (10%: null_blk completes on a guest timer, late when the host is busy: +3.7% with two
+# labs at once on 2 cores, +0.3% alone; the 2% ground truth is the workload's own time)
+expect_within "io: lat_ns (null_blk's completion_nsec)" "$slow" 10 "$lat"
 expect_ge "io: lat_ns >= null_blk's completion_nsec" "$slow" "$lat"
 
 # nostop: under the threshold, ftrec ran to its -d 4 and no row says it stopped
