@@ -573,7 +573,9 @@ static int use_top_level(struct rec *r)
 	if (!r->o->allow_top_level_fallback)
 		return msg_error("tracer %s is not available in a tracefs instance on this kernel",
 				 r->o->tracer);
-	/* Our empty instance goes now; the undo log still removes it if this fails. */
+	/* Our empty instance goes now (its held file first: instance_release); the undo
+	 * log still removes it if this fails. */
+	instance_release(r);
 	if (rmdir(r->dir) < 0)
 		return msg_error_errno(errno, "rmdir %s", r->dir);
 	msg_note("tracer %s not available in an instance: recording at the top level (its settings restored at exit; the events in its buffer are discarded)",
