@@ -60,6 +60,13 @@ static enum kind sniff(const char *path)
 	return KIND_OTHER;
 }
 
+bool dbcache_is_capture(const char *path)
+{
+	enum kind k = sniff(path);
+
+	return k == KIND_FTZ || k == KIND_TRACEDAT;
+}
+
 static uint64_t mtime_ns(const struct stat *st)
 {
 	return (uint64_t)st->st_mtim.tv_sec * 1000000000ull + st->st_mtim.tv_nsec;

@@ -56,6 +56,18 @@ int dbcache_build(const char *input, const char *out, bool *damaged);
 /* The same for a capture of several files (one --rotate series, capture_set.h). */
 int dbcache_build_set(const char *const *inputs, size_t n, const char *out, bool *damaged);
 
+/* Is PATH a capture (a .ftz or trace.dat), not a .db or something else? */
+bool dbcache_is_capture(const char *path);
+
+/*
+ * A streamed derivation (import/derive.h; syscall_totals) of the capture FILES made
+ * over window W alone, its tables as TEMP tables of the same names on db (hiding the
+ * database's own): dbcache_window.c. 1 made; 0 when FILES are not a capture (a .db:
+ * its rows are what there is); -1 after a one-line error.
+ */
+int dbcache_window(sqlite3 *db, const char *const *files, size_t n, const char *const *derive,
+		   const struct import_window *w);
+
 /*
  * Called on every database dbcache builds or extends, once its rows are in and before
  * it is signed: what a layer above adds to a database a user keeps (ftana sets it to

@@ -82,6 +82,20 @@ int syscall_totals_add(struct syscall_totals *t, int syscall, struct dint tid, c
 	return 0;
 }
 
+int syscall_totals_seen(struct syscall_totals *t, int syscall, struct dint tid)
+{
+	struct total_key k = { syscall, tid.null ? 0 : tid.v, tid.null };
+	bool added;
+
+	if (!t->valid)
+		return 0;
+	if (!pmap_add(&t->threads, &k, &added))
+		return msg_error("out of memory");
+	if (t->threads.len > SYSCALL_TOTALS_MAX)
+		syscall_totals_give_up(t);
+	return 0;
+}
+
 void syscall_totals_unpair(struct syscall_totals *t, int syscall, struct dint tid, int64_t ret, int64_t dur)
 {
 	struct total_key k = { syscall, tid.null ? 0 : tid.v, tid.null };

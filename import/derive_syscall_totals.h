@@ -24,6 +24,9 @@ int syscall_totals_add(struct syscall_totals *t, int syscall, struct dint tid, c
 		       const struct dcell *dur);
 /* A row added paired that is unpaired after all (import_stream.c: a loss at its exit's
  * time came after it): its ret and dur_ns, both integers, taken back. */
+/* The thread's row, with nothing added: a call outside a window (syscall_pairing.counts)
+ * still says the thread made syscalls in the capture (calls 0). 0, or -1 out of memory. */
+int syscall_totals_seen(struct syscall_totals *t, int syscall, struct dint tid);
 void syscall_totals_unpair(struct syscall_totals *t, int syscall, struct dint tid, int64_t ret, int64_t dur);
 /* Some row the totals cannot stand for: none are written, syscall_range.totals is 0. */
 void syscall_totals_give_up(struct syscall_totals *t);

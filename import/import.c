@@ -160,7 +160,7 @@ static int plan_pass(struct importer *im, const struct import_types *types)
 	im->deliver = maps + DEC_TYPE_WORDS;
 	im->counted = maps + 2 * DEC_TYPE_WORDS;
 	imported = im->imported = maps + 3 * DEC_TYPE_WORDS;
-	if (!im->base)
+	if (!im->base && !im->window)
 		rc = load_imported(im, imported);
 	for (int i = 0; !rc && i < im->nr_tables; i++) {
 		struct etable *t = &im->tables[i];
@@ -244,8 +244,9 @@ static int run(struct importer *im, const char *db, bool show, const struct impo
 	if ((rc = open_db(im, db)) || (im->base && (rc = im_exec_file(im, "schema/tables.sql"))) ||
 	    (rc = im_exec(im, "BEGIN")) || (rc = plan_tables(im)) || (rc = plan_pass(im, types)))
 		return rc;
-	if ((rc = im_prepare(im, "INSERT INTO lost_events VALUES (?,?,?)", &im->lost_insert)) ||
-	    (rc = im_prepare(im, "INSERT INTO stacks VALUES (?,?,?,?)", &im->stack_insert)))
+	if (!im->window && /* (which writes neither) */
+	    ((rc = im_prepare(im, "INSERT INTO lost_events VALUES (?,?,?)", &im->lost_insert)) ||
+	     (rc = im_prepare(im, "INSERT INTO stacks VALUES (?,?,?,?)", &im->stack_insert))))
 		return rc;
 	bool walk = im->base || im->stream;
 
@@ -267,6 +268,8 @@ static int run(struct importer *im, const char *db, bool show, const struct impo
 	    ((rc = meta_write(im, res, first, last)) || (rc = profile_import(im)) ||
 	     (rc = meta_event_types(im)) || (!im->summary && (rc = meta_tasks(im)))))
 		return rc;
+	if (im->window) /* the derivation alone: nothing else is the database's */
+		return im_exec(im, "COMMIT");
 	if (!im->base && (rc = meta_imported(im)))
 		return rc;
 	if ((rc = plan_events_view(im)) || (rc = stop_view(im)) || (im->base && (rc = im_exec_file(im, "schema/indexes.sql"))))
@@ -287,8 +290,8 @@ int import_capture(const char *const *inputs, size_t n, const char *db, enum imp
 		   const struct import_types *types, bool progress_on, struct import_result *res)
 {
 	const char *ftz = inputs[0];
-	struct importer im = { .path = ftz, .base = mode != IMPORT_EXTEND,
-			       .summary = mode == IMPORT_SUMMARY };
+	struct importer im = { .path = ftz, .base = mode != IMPORT_EXTEND && mode != IMPORT_WINDOW,
+			       .summary = mode == IMPORT_SUMMARY, .window = mode == IMPORT_WINDOW };
 	const uint16_t one = 1;
 	int rc;
 

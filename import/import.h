@@ -31,6 +31,16 @@ struct import_types {
 	const char *const *specs;
 	size_t n;
 	const char *const *derive; /* NULL-terminated, or NULL */
+	const struct import_window *window; /* IMPORT_WINDOW's, else NULL */
+};
+
+/* The calls a windowed derivation counts (IMPORT_WINDOW): those whose entry lies in
+ * [since_ns, until_ns) of the trace clock, on a CPU of cpus (a bitmap of nr_cpu_words
+ * words; NULL: every CPU), as a report's slice takes them (reports/slice.h). */
+struct import_window {
+	int64_t since_ns, until_ns;
+	const uint64_t *cpus;
+	size_t nr_cpu_words;
 };
 /* No type: only what every question needs (meta, tasks, losses, stacks, ...). */
 extern const struct import_types import_types_none;
@@ -46,6 +56,9 @@ enum import_mode {
 			 * for that it lacks are added, nothing else changes */
 	IMPORT_SUMMARY, /* a new database of what `ftana info` shows: as IMPORT_NEW without
 			 * symbols and tasks, and rows only of the --trigger event's type */
+	IMPORT_WINDOW,  /* a new database of the streamed derivation asked for alone
+			 * (import/derive.h; syscall_totals), over types->window: what a
+			 * report with a time or CPU filter reads instead of millions of rows */
 };
 
 /*

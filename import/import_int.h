@@ -66,6 +66,7 @@ struct importer {
 	uint64_t ids;           /* events given an id so far */
 	bool base;              /* the database's first pass: base tables too (import_pass.c) */
 	bool summary;           /* ... for `ftana info`: no symbols, no tasks */
+	bool window;            /* IMPORT_WINDOW: a new database of a streamed derivation alone */
 	uint64_t *want;         /* types whose rows this pass writes (DEC_TYPE_WORDS) */
 	uint64_t *deliver;      /* types the decoder hands out */
 	uint64_t *counted;      /* types with an id: a table, not kernel_stack */

@@ -158,7 +158,8 @@ int pass_events(struct importer *im, bool show)
 {
 	unsigned nr_cpus = dec_stats(im->dec)->nr_cpus;
 	struct pending *pend = calloc(nr_cpus + 1, sizeof(*pend));
-	struct tep_event *ks = pass_stacks_possible(im) ?
+	/* (a window's pass makes no row a stack could belong to) */
+	struct tep_event *ks = !im->window && pass_stacks_possible(im) ?
 			       tep_find_event_by_name(im->tep, "ftrace", "kernel_stack") : NULL;
 	struct dec_event ev;
 	double shown = now_s();

@@ -55,6 +55,7 @@ struct stream {
 	bool seen;
 	struct dint last_loss; /* the newest loss's time */
 	struct dcell ret;
+	const struct import_window *window; /* IMPORT_WINDOW's calls, or NULL: every one */
 };
 
 static bool lost_since(void *arg, struct dint a, struct dint b)
@@ -63,6 +64,21 @@ static bool lost_since(void *arg, struct dint a, struct dint b)
 
 	(void)b; /* every loss that came is at or before b: the order is checked */
 	return !a.null && !s->last_loss.null && s->last_loss.v > a.v;
+}
+
+/* A call of the window (syscall_pairing.counts): by its entry, as the report's slice
+ * takes a syscall_calls row (reports/slice.c in_slice: time and CPU; its task filter
+ * applies per thread, to the totals). */
+static bool in_window(void *arg, struct dint ts, struct dint cpu)
+{
+	const struct import_window *w = ((const struct stream *)arg)->window;
+
+	if (ts.null || ts.v < w->since_ns || ts.v >= w->until_ns)
+		return false;
+	if (!w->cpus)
+		return true;
+	return !cpu.null && cpu.v >= 0 && (uint64_t)cpu.v / 64 < w->nr_cpu_words &&
+	       (w->cpus[cpu.v / 64] >> (cpu.v % 64) & 1);
 }
 
 static struct syscall_call *one_row(void *arg)
@@ -136,6 +152,10 @@ int stream_plan(struct importer *im, const struct import_types *types)
 	s->pr.lost = lost_since;
 	s->pr.slot = one_row;
 	s->pr.arg = s;
+	if (im->window) {
+		s->window = types->window;
+		s->pr.counts = in_window;
+	}
 	s->last_loss = (struct dint){ 0, true };
 	syscall_pairing_start(&s->pr, 0);
 	im->stream = s;

@@ -90,6 +90,9 @@ static int put_call(struct syscall_pairing *p, const struct thread *t, const str
 {
 	int64_t ts_rel = 0, gap = 0;
 
+	if (p->counts && !p->counts(p->arg, t->ts, t->cpu))
+		return syscall_totals_seen(&p->totals, p->names[t->syscall].number,
+					   (struct dint){ t->k.v, t->k.null != 0 });
 	if (!t->ts.null && __builtin_sub_overflow(t->ts.v, p->base, &ts_rel)) {
 		p->overflow = true;
 		return 0;

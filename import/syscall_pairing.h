@@ -57,6 +57,10 @@ struct syscall_pairing {
 	/* Where the next row is made (its dcells' buffers the caller's), or NULL (out of
 	 * memory); the row is the caller's once syscall_pairing_event/_end returns. */
 	struct syscall_call *(*slot)(void *arg);
+	/* Is the call entered at ts on cpu one to count (a windowed derivation)? NULL:
+	 * every call. A call not counted makes no row and adds to no total; its thread's
+	 * totals row is there all the same, with calls 0 (syscall_totals_seen). */
+	bool (*counts)(void *arg, struct dint ts, struct dint cpu);
 	void *arg;
 };
 

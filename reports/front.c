@@ -290,11 +290,27 @@ static void ctx_free(struct report_ctx *ctx)
  * the rows: open it again with def->needs. */
 #define AGAIN_WITH_ROWS (-2)
 
-static int run_on_db(struct report_ctx *ctx, bool damaged)
+/* def->derive_whole made over the slice's window (report.h derive_window): ctx->window
+ * when they stand for the slice's rows. 0, or an exit status after an error. */
+static int window_derive(struct report_ctx *ctx)
+{
+	const struct slice *s = &ctx->slice;
+	const struct import_window w = { s->since_ns, s->until_ns, s->cpus, s->nr_cpu_words };
+	int made = dbcache_window(ctx->db, ctx->files, ctx->nr_files, ctx->def->derive_whole, &w);
+
+	if (made < 0)
+		return CMD_EXIT_ERROR;
+	ctx->window = made > 0;
+	ctx->window = ctx->window && ctx->def->whole_ok(ctx);
+	return 0;
+}
+
+/* try_window: the derivations may be made over the slice's window (run_files). */
+static int run_on_db(struct report_ctx *ctx, bool damaged, bool try_window)
 {
 	int rc;
 
-	if (ctx->whole) { /* a trial: its warnings come with the resolve below */
+	if (ctx->whole || try_window) { /* a trial: its warnings come with the resolve below */
 		bool quiet = ctx->slice.quiet;
 
 		ctx->slice.quiet = true;
@@ -302,7 +318,10 @@ static int run_on_db(struct report_ctx *ctx, bool damaged)
 		ctx->slice.quiet = quiet;
 		if (rc)
 			return CMD_EXIT_ERROR;
-		if (!ctx->def->whole_ok(ctx))
+		ctx->whole = ctx->whole && ctx->def->whole_ok(ctx);
+		if (!ctx->whole && try_window && (rc = window_derive(ctx)))
+			return rc;
+		if (!ctx->whole && !ctx->window)
 			return AGAIN_WITH_ROWS;
 	}
 	if (slice_resolve(&ctx->slice, ctx->db) || nearest_rank_register(ctx->db))
@@ -376,20 +395,26 @@ static int run_files(const struct report_def *def, int argc, char **argv)
 	int rc = CMD_EXIT_ERROR;
 
 	if (ctx_init(&ctx, def, argc, argv, true) == 0) {
-		const char *specs[64];
-		struct import_types types, whole = { .derive = def->derive_whole };
+		const char *specs[64], *stop_spec[] = { "synthetic:ftrec_stop_*" };
+		struct import_types types, whole = { .derive = def->derive_whole },
+				    /* what the window's slice needs: its stop, if asked */
+				    base = { .specs = stop_spec, .n = ctx.slice.before_stop_arg != NULL };
+		bool filtered = ctx.slice.since_arg || ctx.slice.until_arg || ctx.slice.before_stop_arg ||
+				ctx.slice.cpus;
+		bool try_window = def->derive_whole && def->derive_window;
 
-		/* no time or CPU filter: the derivations that answer the whole, if any */
-		ctx.whole = def->derive_whole && !ctx.slice.since_arg && !ctx.slice.until_arg &&
-			    !ctx.slice.before_stop_arg && !ctx.slice.cpus;
+		/* no time or CPU filter: the derivations that answer the whole, if any; with
+		 * one, the same made over its window */
+		ctx.whole = def->derive_whole && !filtered;
 		ctx.db = dbcache_open_inputs(ctx.files, ctx.nr_files, ctx.whole ? &whole :
+					     try_window ? &base :
 					     needs(&ctx, specs, 64, &types) ? &types : NULL, &damaged);
-		if (ctx.db && (rc = run_on_db(&ctx, damaged)) == AGAIN_WITH_ROWS) {
+		if (ctx.db && (rc = run_on_db(&ctx, damaged, try_window)) == AGAIN_WITH_ROWS) {
 			sqlite3_close(ctx.db);
-			ctx.whole = false;
+			ctx.whole = ctx.window = false;
 			ctx.db = dbcache_open_inputs(ctx.files, ctx.nr_files,
 						     needs(&ctx, specs, 64, &types) ? &types : NULL, &damaged);
-			rc = ctx.db ? run_on_db(&ctx, damaged) : CMD_EXIT_ERROR;
+			rc = ctx.db ? run_on_db(&ctx, damaged, false) : CMD_EXIT_ERROR;
 		}
 		if (!ctx.db && damaged)
 			rc = CMD_EXIT_DAMAGED;
@@ -421,7 +446,7 @@ int front_run_db(const struct report_def *def, sqlite3 *db, const char *capture,
 	if (ctx_init(&ctx, def, argc, argv, false) == 0) {
 		ctx.db = db;
 		ctx.file = capture ? capture : "(database)";
-		rc = run_on_db(&ctx, false);
+		rc = run_on_db(&ctx, false, false);
 	}
 	ctx.db = NULL;
 	ctx_free(&ctx);

@@ -92,6 +92,13 @@ struct report_def {
 	 */
 	const char *const *derive_whole;
 	bool (*whole_ok)(struct report_ctx *ctx);
+	/*
+	 * With a time or CPU filter (or a ragged edge), derive_whole is made again from the
+	 * capture over the slice's window alone, into TEMP (import/dbcache.h dbcache_window:
+	 * a decode, not millions of rows imported and read), and whole_ok asked again; set
+	 * when derive_whole can be (syscount). Not for a .db given: its rows then.
+	 */
+	bool derive_window;
 	/* A type one of its options names (tpoint -e EVENT), imported too; or NULL. */
 	const char *(*needs_option)(const struct report_ctx *ctx);
 	/* The report re-decodes the .ftz instead of reading the database (tpoint). */
@@ -111,6 +118,7 @@ struct report_ctx {
 	struct slice slice; /* with slice.wall: --wall */
 	void *opts;       /* the report's own option struct, def->opts_size bytes, zeroed */
 	bool whole;       /* db was opened with def->derive_whole alone (whole_ok holds) */
+	bool window;      /* ... made over the slice's window, in TEMP (def->derive_window) */
 	/* output document (doc.c) */
 	int tables;       /* tables written so far (JSON: keys; CSV: at most one) */
 	bool doc_open;    /* JSON: the document's head is written */

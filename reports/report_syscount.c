@@ -68,10 +68,13 @@ static int run(struct report_ctx *ctx)
 			     "'ftrec triage --syscalls')");
 		return -1;
 	}
-	rc = ctx->whole ? snoop_prepare_totals(ctx, NULL) : snoop_prepare_calls(ctx, NULL, 0, NULL);
+	bool totals = ctx->whole || ctx->window;
+
+	rc = totals ? snoop_prepare_totals(ctx, NULL) : snoop_prepare_calls(ctx, NULL, 0, NULL);
 	if (rc)
 		return rc;
 	if (args_set(ctx->db, "syscount_by", o->by) || args_set(ctx->db, "syscount_errors", o->errors) ||
+	    args_set(ctx->db, "syscount_totals", totals) ||
 	    snoop_select(ctx, "schema/reports/syscount_report.sql"))
 		return -1;
 	char *sql = sqlite3_mprintf(selects[o->by], "syscount_groups");
@@ -81,11 +84,13 @@ static int run(struct report_ctx *ctx)
 	return rc;
 }
 
-/* On syscall_totals alone (derive_whole): when they stand for every call of the slice. */
+/* On syscall_totals alone (derive_whole): when they stand for every call of the slice,
+ * the whole capture's or those made over its window (derive_window, in TEMP). */
 static bool whole_ok(struct report_ctx *ctx)
 {
 	sqlite3_stmt *st;
-	bool ok = sqlite3_prepare_v2(ctx->db, "SELECT slice_whole() AND coalesce((SELECT totals FROM syscall_range), 0)",
+	bool ok = sqlite3_prepare_v2(ctx->db, ctx->window ? "SELECT coalesce((SELECT totals FROM temp.syscall_range), 0)" :
+				     "SELECT slice_whole() AND coalesce((SELECT totals FROM syscall_range), 0)",
 				     -1, &st, NULL) == SQLITE_OK &&
 		  sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0);
 
@@ -114,4 +119,5 @@ const struct report_def report_syscount_def = {
 	.derive = (const char *const[]){ "syscalls", NULL },
 	.derive_whole = (const char *const[]){ "syscall_totals", NULL },
 	.whole_ok = whole_ok,
+	.derive_window = true,
 };

@@ -682,13 +682,16 @@ static int64_t count_query(sqlite3 *db, const char *sql, int64_t arg)
 }
 
 /* Does -p name a process or thread of the capture: in tasks (pid or tgid), or on an
- * event of an imported table (a task saved_cmdlines forgot)? */
+ * event of an imported table (a task saved_cmdlines forgot), or of the syscall events
+ * summed without a row imported (syscall_totals, import/import_stream.c)? */
 static bool pid_seen(const struct slice *s, sqlite3 *db)
 {
 	for (size_t i = 0; i < s->nr_tasks; i++)
 		if (s->tasks[i].pid == s->pid || s->tasks[i].tgid == s->pid)
 			return true;
-	return count_query(db, "SELECT EXISTS (SELECT 1 FROM events WHERE pid = ?1)", s->pid) != 0;
+	return count_query(db, "SELECT EXISTS (SELECT 1 FROM events WHERE pid = ?1)", s->pid) != 0 ||
+	       (db_has_table(db, "syscall_totals") &&
+		count_query(db, "SELECT EXISTS (SELECT 1 FROM syscall_totals WHERE tid = ?1)", s->pid) != 0);
 }
 
 void slice_note_unmatched(const struct slice *s, sqlite3 *db)

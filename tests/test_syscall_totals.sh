@@ -12,7 +12,11 @@
 #      a cache `ftana sql` built whole, and the same as the rows read through a filter
 #      that keeps everything (--cpu with every CPU);
 #   3. the streamed cache holds no syscall row; a later question that needs the rows
-#      (--cpu) extends it, and then the first answer is unchanged.
+#      (`ftana sql`) extends it, and then the first answer is unchanged;
+#   4. with a time or CPU filter the totals are made again over the slice's window
+#      (import/dbcache_window.c: no row imported either), and say exactly what the rows
+#      of a .db given directly say over windows whose edges are entries' own times
+#      (--since keeps an entry at its time, --until leaves it out), CPUs, -p, -x.
 # samples/triage_stacks.ftz has no syscall event: both ways say so alike.
 . "$(dirname "$0")/lib.sh"
 require_bin "$FTANA"
@@ -81,15 +85,47 @@ for f in "$T"/gen/*.ftz "$ROOT_DIR"/samples/triage.ftz "$ROOT_DIR"/samples/triag
 		done
 	done
 	assert_eq "$name: syscount streamed = over the whole cache, every --by, -x, text and CSV" "$n" "$same"
-	# the rows, through a filter that keeps every CPU, say the same
+	# the rows (a .db given directly has nothing else), through a filter that keeps
+	# every CPU, say the same
 	all=$(cpus "$lean")
-	"$FTANA" report syscount "$T/full/$name/c.ftz" --by both --cpu "$all" >"$T/rows" 2>/dev/null
+	"$FTANA" db "$T/full/$name/c.ftz" -o "$T/full/$name/all.db" >/dev/null 2>&1
+	"$FTANA" report syscount "$T/full/$name/all.db" --by both --cpu "$all" >"$T/rows" 2>/dev/null
 	"$FTANA" report syscount "$lean" --by both >"$T/whole" 2>/dev/null
 	assert_eq "$name: the totals = the rows of every CPU (--cpu $all)" "" "$(diff "$T/whole" "$T/rows")"
+	# 4. windows: made over the slice, as the rows of the .db say
+	if [ "$name" != triage_stacks ]; then
+		read -r t1 t2 pid <<<"$(q "$T/full/$name/c.ftz" "SELECT printf('%d.%09d', a / 1000000000, a % 1000000000),
+			printf('%d.%09d', b / 1000000000, b % 1000000000), p FROM (
+			SELECT (SELECT ts FROM syscall_calls ORDER BY id LIMIT 1 OFFSET (SELECT count(*) / 3 FROM syscall_calls)) AS a,
+			       (SELECT ts FROM syscall_calls ORDER BY id LIMIT 1 OFFSET (SELECT 2 * count(*) / 3 FROM syscall_calls)) AS b,
+			       (SELECT tid FROM syscall_calls GROUP BY tid ORDER BY count(*) DESC LIMIT 1) AS p)")"
+		same=0 n=0
+		for w in "--since $t1" "--until $t1" "--since $t1 --until $t2 --by both" "--cpu 0" "--cpu 1 --by process" \
+			"--since $t1 -x --by both" "--until $t2 --cpu 0 -p $pid --csv" "--since +0 --by both --csv"; do
+			n=$((n + 1))
+			# shellcheck disable=SC2086
+			"$FTANA" report syscount "$lean" $w >"$T/a" 2>"$T/ae"
+			echo "exit $?" >>"$T/a"
+			# shellcheck disable=SC2086
+			"$FTANA" report syscount "$T/full/$name/all.db" $w >"$T/b" 2>"$T/be"
+			echo "exit $?" >>"$T/b"
+			sed -i "s#$lean#F#g; s#$T/full/$name/all.db#F#g" "$T/ae" "$T/be"
+			if cmp -s "$T/a" "$T/b" && cmp -s "$T/ae" "$T/be"; then same=$((same + 1)); else
+				echo "  $name $w:"; diff "$T/a" "$T/b" | head -5; diff "$T/ae" "$T/be" | head -3
+			fi
+		done
+		assert_eq "$name: syscount over 8 windows (times, CPUs, -p, -x) = the rows'" "$n" "$same"
+		case $name in
+		time_back | ret_bytes) ;; # (the rows were imported by the first question)
+		*) assert_eq "$name: the windows imported no syscall row" "0 0" \
+			"$(q "$lean" "SELECT count(*) FROM event_types WHERE system = 'syscalls' AND imported AND count > 0")$(
+			q "$lean" "SELECT ' ' || count(*) FROM sqlite_master WHERE name = 'syscall_pairs'")" ;;
+		esac
+	fi
 	# a question that needs the rows extends the streamed cache; the totals stay right
-	"$FTANA" report syscount "$lean" --cpu "$all" >/dev/null 2>&1
+	"$FTANA" sql "$lean" "SELECT count(*) FROM syscall_calls" >/dev/null 2>&1
 	[ "$name" = triage_stacks ] || # (no syscall event: nothing to pair)
-		assert_eq "$name: --cpu extended the cache with the pairs" 1 \
+		assert_eq "$name: ftana sql extended the cache with the pairs" 1 \
 			"$(q "$lean" "SELECT count(*) FROM sqlite_master WHERE name = 'syscall_pairs'")"
 	"$FTANA" report syscount "$lean" --by both >"$T/again" 2>/dev/null
 	assert_eq "$name: syscount after the extension, unchanged" "" "$(diff "$T/whole" "$T/again")"

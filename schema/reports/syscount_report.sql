@@ -17,15 +17,18 @@ WHERE id BETWEEN (SELECT lo_id FROM temp.slice) AND (SELECT hi_id FROM temp.slic
   AND in_slice(ts, cpu, tid)
   AND coalesce((SELECT value FROM temp.report_args WHERE key = 'syscount_errors'), 0) IN (0, errno IS NOT NULL);
 
--- Per syscall and thread first, then per group. With no time or CPU filter (the task
--- filters apply per thread) syscall_totals holds the per-thread sums, made at import
--- (import/derive_syscall_totals.c): a few rows read instead of millions of calls.
--- syscall_range.totals is 0 where they do not stand for every row; the rows then.
+-- Per syscall and thread first, then per group. syscall_totals holds the per-thread
+-- sums (import/derive_syscall_totals.c): a few rows read instead of millions of calls.
+-- They are the whole capture's, made at import, when no time or CPU filter is asked,
+-- or made over the slice's window (TEMP, import/dbcache_window.c); the task filters
+-- apply per thread (a window's threads without a call in it have calls 0: still the
+-- capture's, for -p's "no such process"). temp.report_args syscount_totals is 1 then (reports/report_syscount.c
+-- says so once syscall_range.totals said they stand for the slice's rows), else the rows.
 CREATE TEMP VIEW syscount_groups AS
 WITH args AS MATERIALIZED (
 	SELECT coalesce((SELECT value FROM temp.report_args WHERE key = 'syscount_by'), 0) AS by,
 	       coalesce((SELECT value FROM temp.report_args WHERE key = 'syscount_errors'), 0) AS errs,
-	       slice_whole() AND coalesce((SELECT totals FROM syscall_range), 0) AS whole),
+	       coalesce((SELECT value FROM temp.report_args WHERE key = 'syscount_totals'), 0) AS whole),
 per_thread AS (
 	SELECT n.name AS syscall, t.tid,
 	       CASE WHEN errs THEN t.errors ELSE t.calls END AS calls, t.errors,
@@ -33,7 +36,7 @@ per_thread AS (
 	       CASE WHEN errs THEN t.errors ELSE t.paired END AS paired,
 	       CASE WHEN errs THEN t.errors ELSE t.paired END AS timed
 	FROM args, syscall_totals t JOIN syscall_names n ON n.syscall = t.syscall
-	WHERE whole AND in_slice_task(t.tid) AND (NOT errs OR t.errors > 0)
+	WHERE whole AND t.calls > 0 AND in_slice_task(t.tid) AND (NOT errs OR t.errors > 0)
 	UNION ALL
 	SELECT syscall, tid, count(*), count(errno), sum(dur_ns), count(exit_id), count(dur_ns)
 	FROM args, syscount_sel WHERE NOT whole
