@@ -15,5 +15,7 @@ int args_setup(sqlite3 *db);
 
 /* Set option KEY for the report's SQL (temp.report_args). 0, or -1 after an error. */
 int args_set(sqlite3 *db, const char *key, int64_t value);
+/* The same with a text value; NULL: KEY is not set (its SQL default). */
+int args_set_text(sqlite3 *db, const char *key, const char *text);
 
 #endif

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * report_funccount.c - `ftana report funccount [-i SECS] [-t TOP] [-T]`: calls per
+ * report_funccount.c - `ftana report funccount [-i SECS] [-t TOP] [-T] [--totals]`: calls per
  * kernel function within the slice, per interval (largest last, as perf-tools
  * funccount printed them), then totals with the mean rate per second.
  * Counts come from `function` events (ftrec funccount: the slice is each call's own
@@ -25,13 +25,15 @@ struct funccount_opts {
 	bool totals_only;
 };
 
-enum { OPT_INTERVAL, OPT_TOP, OPT_TOTALS };
+enum { OPT_INTERVAL, OPT_TOP, OPT_TOTALS, OPT_TIMESTAMPS };
 
 static const struct report_option options[] = {
 	[OPT_INTERVAL] = { "interval", 'i', "SECS", "counts per interval of SECS too (table \"intervals\")" },
 	[OPT_TOP]      = { "top", 't', "TOP", "only the TOP most called functions (per interval and in total)" },
-	[OPT_TOTALS]   = { "totals", 'T', NULL, "totals only: no per-interval tables (with -i, CSV gives\n"
-			   "the intervals unless -T)" },
+	[OPT_TOTALS]   = { "totals", 0, NULL, "totals only: no per-interval tables (with -i, CSV gives\n"
+			   "the intervals unless --totals)" },
+	[OPT_TIMESTAMPS] = { NULL, 'T', NULL, "each interval's times as UTC wall-clock time (perf-tools'\n"
+			     "funccount -T: a timestamp per interval); the same as --wall" },
 	{ 0 }
 };
 
@@ -55,6 +57,7 @@ static int option(struct report_ctx *ctx, int index, const char *arg)
 			return msg_error("bad -t '%s' (a whole number of functions)", arg);
 		return 0;
 	case OPT_TOTALS: o->totals_only = true; return 0;
+	case OPT_TIMESTAMPS: ctx->slice.wall = true; return 0;
 	}
 	return 0;
 }
@@ -193,7 +196,7 @@ static int run(struct report_ctx *ctx)
 	if (intervals && print_intervals(ctx))
 		return -1;
 	if (intervals && ctx->fmt == OUT_CSV)
-		return 0; /* CSV holds one table: the intervals (-T for the totals) */
+		return 0; /* CSV holds one table: the intervals (--totals for the totals) */
 	if (intervals && ctx->fmt == OUT_TEXT)
 		printf("\ntotal over %.3f s:\n", len / 1e9);
 	if (intervals)

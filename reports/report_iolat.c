@@ -13,6 +13,7 @@
 
 #include "common/text_escape.h"
 #include "reports/args.h"
+#include "reports/io_options.h"
 #include "reports/heatmap.h"
 #include "reports/lost.h"
 #include "common/parse.h"
@@ -36,12 +37,13 @@ struct iolat_opts {
 	enum group_by by;
 	uint64_t dev;       /* -D: kernel dev_t (major << 20 | minor), -1 every disk */
 	bool has_dev;
-	int64_t step_ns;    /* -i: interval length, 0 none */
+	int64_t step_ns;    /* --interval: interval length, 0 none */
+	const char *type;   /* -i: rwbs glob, NULL every type */
 	bool heatmap;       /* --heatmap */
 	const char *out, *col; /* its -o and --col, NULL: not given */
 };
 
-enum { OPT_QUEUE, OPT_ISSUER, OPT_START, OPT_END, OPT_DEV, OPT_SUMMARY, OPT_HIST, OPT_BY, OPT_INTERVAL,
+enum { OPT_QUEUE, OPT_ISSUER, OPT_START, OPT_END, OPT_DEV, OPT_TYPE, OPT_SUMMARY, OPT_HIST, OPT_BY, OPT_INTERVAL,
        OPT_HEATMAP, OPT_OUT, OPT_COL };
 
 static const struct report_option options[] = {
@@ -54,12 +56,13 @@ static const struct report_option options[] = {
 	[OPT_START] = { NULL, 's', NULL, "text: add the STARTs column (start_s)" },
 	[OPT_END] = { NULL, 't', NULL, "text: add the ENDs column (end_s)" },
 	[OPT_DEV] = { NULL, 'D', "MAJ,MIN", "only this disk (as in /proc/partitions)" },
+	[OPT_TYPE] = { NULL, 'i', "TYPE", IO_OPTION_TYPE_HELP },
 	[OPT_SUMMARY] = { "summary", 0, NULL, "a summary per group instead of the listing" },
 	[OPT_HIST] = { "hist", 0, NULL, "a log2 latency histogram per group (bcc biolatency)\n"
 		       "instead of the listing" },
 	[OPT_BY] = { "by", 0, "GROUP", "group --summary/--hist by disk, type or comm (default:\n"
 		     "disk and type, columns disk and type)" },
-	[OPT_INTERVAL] = { "interval", 'i', "SECS", "one latency histogram per SECS of the capture\n"
+	[OPT_INTERVAL] = { "interval", 0, "SECS", "one latency histogram per SECS of the capture\n"
 			   "(perf-tools iolatency) instead of the listing" },
 	[OPT_HEATMAP] = { "heatmap", 0, NULL, "a latency heat map (SVG) instead of the listing: x the\n"
 			  "I/O's start in columns of --col, y its latency in log2\n"
@@ -72,7 +75,6 @@ static const struct report_option options[] = {
 static int option(struct report_ctx *ctx, int index, const char *arg)
 {
 	struct iolat_opts *o = ctx->opts;
-	double secs;
 
 	switch (index) {
 	case OPT_QUEUE: o->queue = true; break;
@@ -98,15 +100,8 @@ static int option(struct report_ctx *ctx, int index, const char *arg)
 		o->by_given = true;
 		break;
 	}
-	case OPT_INTERVAL:
-		/* a millisecond at least: a finer cut of a long capture is millions of tables */
-		if (front_number("-i", arg, 0.001, &secs))
-			return -1;
-		/* three years: interval ends stay far inside int64 ns on any trace clock */
-		if (secs > 1e8)
-			return msg_error("bad -i '%s' (at most 100000000 s)", arg);
-		o->step_ns = (int64_t)(secs * 1e9 + 0.5);
-		break;
+	case OPT_TYPE: return io_option_type(arg, &o->type);
+	case OPT_INTERVAL: return io_option_interval(arg, &o->step_ns);
 	case OPT_HEATMAP: o->heatmap = true; break;
 	case OPT_OUT: o->out = arg; break;
 	case OPT_COL: o->col = arg; break;
@@ -125,12 +120,12 @@ static int check(struct report_ctx *ctx)
 	const struct iolat_opts *o = ctx->opts;
 
 	if (ctx->fmt == OUT_CSV && nr_tables(o) > 1)
-		return msg_error("CSV holds one table: give one of --summary, --hist, -i "
+		return msg_error("CSV holds one table: give one of --summary, --hist, --interval "
 				    "(or --json for several)");
 	if (o->by_given && !o->summary && !o->hist)
 		return msg_error("--by groups --summary and --hist: give one of them");
 	return heatmap_check(ctx, o->heatmap, o->summary ? "--summary" : o->hist ? "--hist" :
-			     o->step_ns ? "-i" : NULL, o->out, o->col);
+			     o->step_ns ? "--interval" : NULL, o->out, o->col);
 }
 
 /* The capture's tables as iolat.sql reads them, stand-ins for the optional ones, the
@@ -192,7 +187,7 @@ static int select_rows(struct report_ctx *ctx)
 
 	if (args_setup(db) || args_set(db, "iolat_queue", o->queue) || args_set(db, "iolat_issuer", o->issuer) ||
 	    args_set(db, "iolat_dev", o->has_dev ? (int64_t)o->dev : -1) || args_set(db, "iolat_by", o->by) ||
-	    args_set(db, "iolat_step_ns", o->step_ns) ||
+	    args_set(db, "iolat_step_ns", o->step_ns) || args_set_text(db, "iolat_type", o->type) ||
 	    db_exec_file(db, "schema/reports/iolat_report.sql"))
 		return -1;
 	return 0;
@@ -439,8 +434,8 @@ static int print_intervals(struct report_ctx *ctx)
 	}
 	sqlite3_finalize(st);
 	if (n > 100000)
-		return msg_error("-i: %lld intervals in the %.3f s this report covers: "
-				    "at most 100000 (a longer -i, or --since/--until)",
+		return msg_error("--interval: %lld intervals in the %.3f s this report covers: "
+				    "at most 100000 (a longer --interval, or --since/--until)",
 				    (long long)n, secs);
 	if (ctx->fmt != OUT_TEXT) {
 		char *sql = sqlite3_mprintf("SELECT report_ts(start_ts) AS start%s, "
@@ -539,6 +534,8 @@ static int run(struct report_ctx *ctx)
 		     (o->step_ns && print_intervals(ctx));
 	if (!rc)
 		rc = note_dropped(ctx);
+	if (!rc)
+		io_options_note_unmatched(ctx->db, o->has_dev ? (int64_t)o->dev : -1, o->type);
 	return rc ? -1 : 0;
 }
 
@@ -555,7 +552,7 @@ const struct report_def report_iolat_def = {
 	"the issue (block_rq_issue), or with -Q the insert (block_rq_insert): that event's\n"
 	"time, CPU and task; its completion may come after --until.\n"
 	"\n"
-	"--summary, --hist and -i replace the listing and combine (text prints each table,\n"
+	"--summary, --hist and --interval replace the listing and combine (text prints each table,\n"
 	"JSON has a key for each: \"summary\", \"histogram\", \"intervals\"; CSV holds one).\n"
 	"\n"
 	"columns (CSV/JSON carry all of them; text shows iosnoop's headers for them):\n"

@@ -2,7 +2,7 @@
 /*
  * report_iolatency.c - `ftana report iolatency`: perf-tools' iolatency, a log2 latency
  * histogram per interval, here per disk too. A thin layer over iolat: its pairing (the
- * `io` view), its selection and its -i intervals (iolat_report.sql) are reused as they
+ * `io` view), its selection and its intervals (iolat_report.sql) are reused as they
  * are, run once per disk; schema/reports/iolatency_report.sql only collects the rows.
  */
 #include <stdio.h>
@@ -11,6 +11,7 @@
 
 #include "common/text_escape.h"
 #include "reports/args.h"
+#include "reports/io_options.h"
 #include "reports/lost.h"
 #include "reports/report.h"
 #include "reports/snoop.h"
@@ -18,14 +19,17 @@
 #include "store/db.h"
 
 struct iolatency_opts {
-	int64_t step_ns; /* -i, default 1 s */
-	bool queue;      /* -Q */
+	int64_t step_ns;  /* --interval, default 1 s */
+	bool queue;       /* -Q */
+	const char *type; /* -i: rwbs glob, NULL every type */
 };
 
-enum { OPT_INTERVAL, OPT_QUEUE };
+enum { OPT_INTERVAL, OPT_TYPE, OPT_QUEUE };
 
 static const struct report_option options[] = {
-	[OPT_INTERVAL] = { "interval", 'i', "SECS", "interval length (default 1 s)" },
+	[OPT_INTERVAL] = { "interval", 0, "SECS", "interval length (default 1 s; perf-tools' iolatency\n"
+			   "takes it as an operand)" },
+	[OPT_TYPE] = { NULL, 'i', "TYPE", IO_OPTION_TYPE_HELP },
 	[OPT_QUEUE] = { NULL, 'Q', NULL, "measure from the insert into the I/O scheduler\n"
 			"(iolatency -Q)" },
 	{ 0 }
@@ -34,19 +38,12 @@ static const struct report_option options[] = {
 static int option(struct report_ctx *ctx, int index, const char *arg)
 {
 	struct iolatency_opts *o = ctx->opts;
-	double secs;
 
 	if (index == OPT_QUEUE) {
 		o->queue = true;
 		return 0;
 	}
-	/* iolat -i's bounds, for the same reasons (report_iolat.c) */
-	if (front_number("-i", arg, 0.001, &secs))
-		return -1;
-	if (secs > 1e8)
-		return msg_error("bad -i '%s' (at most 100000000 s)", arg);
-	o->step_ns = (int64_t)(secs * 1e9 + 0.5);
-	return 0;
+	return index == OPT_TYPE ? io_option_type(arg, &o->type) : io_option_interval(arg, &o->step_ns);
 }
 
 /* iolat's intervals of one disk, appended to temp.iolatency_rows. */
@@ -63,7 +60,7 @@ static int one_disk(struct report_ctx *ctx, int64_t dev)
 		n = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
 	if (n > 100000)
-		return msg_error("-i: %lld intervals: at most 100000 (a longer -i, or "
+		return msg_error("--interval: %lld intervals: at most 100000 (a longer --interval, or "
 				    "--since/--until)", (long long)n);
 	return db_exec(db, "INSERT INTO temp.iolatency_rows SELECT "
 		       "(SELECT min(disk) FROM iolat_sel), k, start_ts, end_ts, low_ms, high_ms, count "
@@ -124,6 +121,7 @@ static int run(struct report_ctx *ctx)
 	if (iolat_views(db) || lost_warn(ctx->db, "SELECT min(ts), max(ts) FROM io_rq", &ctx->slice) ||
 	    args_setup(db) || args_set(db, "iolat_queue", o->queue) || args_set(db, "iolat_by", 1) ||
 	    args_set(db, "iolat_step_ns", o->step_ns ? o->step_ns : 1000000000) ||
+	    args_set_text(db, "iolat_type", o->type) ||
 	    db_exec_file(db, "schema/reports/iolatency_report.sql"))
 		return -1;
 	if (sqlite3_prepare_v2(db, "SELECT DISTINCT dev FROM io ORDER BY dev", -1, &st, NULL) != SQLITE_OK)
@@ -146,10 +144,14 @@ static int run(struct report_ctx *ctx)
 	if (rc)
 		return -1;
 	if (ctx->fmt == OUT_TEXT)
-		return print_text(ctx) ? -1 : 0;
-	return snoop_print(ctx, "intervals", "SELECT report_ts(start_ts) AS start%s, "
-			   "report_ts(end_ts) AS end%s, disk, low_ms, high_ms, count "
-			   "FROM iolatency_rows ORDER BY k, disk, low_ms");
+		rc = print_text(ctx);
+	else
+		rc = snoop_print(ctx, "intervals", "SELECT report_ts(start_ts) AS start%s, "
+				 "report_ts(end_ts) AS end%s, disk, low_ms, high_ms, count "
+				 "FROM iolatency_rows ORDER BY k, disk, low_ms");
+	if (!rc)
+		io_options_note_unmatched(db, -1, o->type);
+	return rc ? -1 : 0;
 }
 
 const struct report_def report_iolatency_def = {
@@ -160,7 +162,7 @@ const struct report_def report_iolatency_def = {
 	.option = option,
 	.run = run,
 	.details =
-	"'ftana report iolat -i SECS' per disk: the same pairing, buckets (latency <= 1 ms,\n"
+	"'ftana report iolat --interval SECS' per disk: the same pairing, buckets (latency <= 1 ms,\n"
 	"then low_ms < latency <= high_ms) and slice (an I/O by its start event: the issue,\n"
 	"or the insert with -Q). Every interval of a disk with I/O in the slice is listed,\n"
 	"empty or not.\n"

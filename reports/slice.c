@@ -219,6 +219,14 @@ static int parse_time(const struct slice *s, const char *opt, const char *arg, i
 		*out = t;
 		return 0;
 	}
+	/* below the first event, and as seconds from it past the last: either meaning is
+	 * outside, and which was meant cannot be told (--until 39.0 on a capture from 39.05
+	 * to 40.79 s would be the whole capture), so neither is taken */
+	if (!relative && s->last_ts > s->first_ts && t > s->last_ts - s->first_ts)
+		return msg_error("%s %s: before the capture's first event at %.6f s of the trace clock, "
+				 "and as seconds from it after its end (%.6f s long): a time from %.6f to "
+				 "%.6f, or +SECS", opt, arg, s->first_ts / 1e9, (s->last_ts - s->first_ts) / 1e9,
+				 s->first_ts / 1e9, s->last_ts / 1e9);
 	*out = sat_add(s->first_ts, t);
 	return 0;
 bad:
@@ -235,15 +243,18 @@ static int outside(const struct slice *s, const char *opt, const char *arg)
 			 s->first_ts / 1e9, s->last_ts / 1e9);
 
 	if (s->have_wall && n > 0 && (size_t)n < sizeof(span)) {
-		time_t a = (time_t)(sat_add(s->first_ts, s->wall_offset_ns) / NS_PER_S);
-		time_t b = (time_t)(sat_add(s->last_ts, s->wall_offset_ns) / NS_PER_S);
+		/* to the microsecond, as the text reports print times: whole seconds made a
+		 * capture of a second look like an instant */
+		int64_t a_ns = sat_add(s->first_ts, s->wall_offset_ns), b_ns = sat_add(s->last_ts, s->wall_offset_ns);
+		time_t a = (time_t)(a_ns / NS_PER_S), b = (time_t)(b_ns / NS_PER_S);
 		struct tm ta, tb;
 		char wa[32], wb[32];
 
-		if (gmtime_r(&a, &ta) && gmtime_r(&b, &tb) &&
-		    strftime(wa, sizeof(wa), "%Y-%m-%dT%H:%M:%SZ", &ta) &&
-		    strftime(wb, sizeof(wb), "%Y-%m-%dT%H:%M:%SZ", &tb))
-			snprintf(span + n, sizeof(span) - (size_t)n, " (UTC %s to %s)", wa, wb);
+		if (a_ns >= 0 && b_ns >= 0 && gmtime_r(&a, &ta) && gmtime_r(&b, &tb) &&
+		    strftime(wa, sizeof(wa), "%Y-%m-%dT%H:%M:%S", &ta) &&
+		    strftime(wb, sizeof(wb), "%Y-%m-%dT%H:%M:%S", &tb))
+			snprintf(span + n, sizeof(span) - (size_t)n, " (UTC %s.%06dZ to %s.%06dZ)", wa,
+				 (int)(a_ns % NS_PER_S / 1000), wb, (int)(b_ns % NS_PER_S / 1000));
 	}
 	return msg_error("%s %s: outside the capture, whose events span %s", opt, arg, span);
 }

@@ -60,9 +60,9 @@ for r in rows[:1]:
     expect("listing keys", keys, list(r))
     expect("lat_ms = end_s - start_s", round((r["end_s"] - r["start_s"]) * 1e3, 6), round(r["lat_ms"], 6))
 
-doc = report("--summary", "--hist", "-i", "0.01")
+doc = report("--summary", "--hist", "--interval", "0.01")
 if "rows" in doc:
-    errors.append("--summary --hist -i: the listing is there too")
+    errors.append("--summary --hist --interval: the listing is there too")
 total = [s for s in doc["summary"] if s["disk"] == "all" and s["type"] is None]
 expect("summary: one total row", 1, len(total))
 if total:
@@ -96,6 +96,14 @@ if truth["n"]:
         expect(f"rows issued in [{secs(a)}, {secs(b)}) s", issued_in(a, b),
                len(report("--since", secs(a), "--until", secs(b))["rows"]))
 
+# -i TYPE (perf-tools' iotype): the I/Os whose kernel rwbs letters match the glob, in
+# the listing and in iolatency's intervals
+for glob in ("*R*", "*W*", "W*", "[RW]?"):
+    want = sql(f"SELECT count(*) AS n FROM io WHERE {not_ftrec} AND rwbs GLOB '{glob}'")["n"]
+    expect(f"-i '{glob}': rows", want, len(report("-i", glob)["rows"]))
+    lat = json.loads(run("report", "iolatency", capture, "--json", "-i", glob))
+    expect(f"iolatency -i '{glob}': counts", want, sum(h["count"] for h in lat["intervals"]))
+
 if errors:
     print("\n".join(errors))
     sys.exit(1)
@@ -128,4 +136,33 @@ assert_eq "--csv --hist --summary: nothing on stdout" "" "$(cat "$work/csv.out")
 "$FTANA" report iolat "$work/iolat.ftz" --csv --json >"$work/csv.out" 2>"$work/csv.err"
 assert_eq "--csv --json: exit" 1 $?
 assert_one_line_error "--csv --json" "$work/csv.err" "exclude each other"
+# -i is the type (perf-tools' letter): a number, the interval it once was, is refused with
+# the option that is the interval now; a type or disk no I/O has is said, not an empty table
+for r in iolat iolatency; do
+	"$FTANA" report $r "$work/iolat.ftz" -i 1 >"$work/i.out" 2>"$work/i.err"
+	assert_eq "$r -i 1: exit" 1 $?
+	assert_one_line_error "$r -i 1: refused" "$work/i.err" "bad -i '1': -i is the I/O type.*--interval SECS"
+	"$FTANA" report $r "$work/iolat.ftz" -i 'X*' >"$work/i.out" 2>"$work/i.err"
+	assert_eq "$r -i 'X*': exit" 0 $?
+	assert_one_line_error "$r -i 'X*': said" "$work/i.err" "warning: -i 'X\\*': no I/O of a type it matches in this capture \\(types: [A-Z, ]+\\)"
+done
+"$FTANA" report iolat "$work/iolat.ftz" -D 9,9 >"$work/i.out" 2>"$work/i.err"
+assert_one_line_error "iolat -D 9,9: said" "$work/i.err" "warning: -D 9,9: no I/O to that disk in this capture \\(disks: [0-9]+,[0-9]+"
+# A plain number just before the first event: as trace-clock seconds it is before the
+# capture, as seconds from the first event after its end; which was meant cannot be
+# told, so both --since and --until refuse it naming the span (--until took it as
+# seconds from the start and kept every I/O)
+read -r first last <<<"$("$FTANA" sql --csv "$work/iolat.ftz" "SELECT (SELECT value FROM meta WHERE key = 'first_ts'),
+	(SELECT value FROM meta WHERE key = 'last_ts')" | tail -1 | tr , ' ')"
+before=$(awk -v f="$first" 'BEGIN { printf "%.3f", f / 1e9 - 0.01 }')
+if awk -v f="$first" -v l="$last" 'BEGIN { exit !(f / 1e9 - 0.01 > (l - f) / 1e9) }'; then
+	for opt in --since --until; do
+		"$FTANA" report iolat "$work/iolat.ftz" $opt "$before" >"$work/t.out" 2>"$work/t.err"
+		assert_eq "$opt $before (10 ms before the first event): exit" 1 $?
+		assert_one_line_error "$opt $before: neither meaning taken" "$work/t.err" \
+			"$opt $before: before the capture's first event at [0-9.]+ s of the trace clock, and as seconds from it after its end"
+	done
+else
+	fail "samples/iolat.ftz: its first event is too early on the trace clock for this check"
+fi
 finish

@@ -110,7 +110,12 @@ if truth is not None:
         if r["end_s"] <= r["start_s"]:
             errors.append(f"funccount -i: an interval that ends before it starts: {r}")
     expect("funccount -i: intervals add up", truth, per)
-    expect("funccount -T: no intervals", False, "intervals" in report("funccount", "-i", "0.05", "-T"))
+    expect("funccount --totals: no intervals", False, "intervals" in report("funccount", "-i", "0.05", "--totals"))
+    # -T, perf-tools' "include timestamp (for -i)": each interval in wall-clock time
+    stamped = report("funccount", "-i", "0.05", "-T")["intervals"]
+    expect("funccount -T: the intervals of --wall", report("funccount", "-i", "0.05", "--wall")["intervals"], stamped)
+    if stamped and "start_wall" not in stamped[0]:
+        errors.append(f"funccount -T: no wall-clock times: {stamped[0]}")
     expect("funccount view func_counts", truth, {r["func"]: r["count"] for r in sql("SELECT * FROM func_counts")})
     if not profile and truth:
         lo, hi = one(f"SELECT min(ts) FROM function WHERE {not_ftrec}"), one(f"SELECT max(ts) FROM function WHERE {not_ftrec}")

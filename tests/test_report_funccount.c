@@ -302,10 +302,10 @@ static void test_tables(void **state)
 {
 	sqlite3 *db = count_db();
 	char *out;
-	char *totals[] = { "funccount", "-i", "1", "-T", NULL };
+	char *totals[] = { "funccount", "-i", "1", "--totals", NULL };
 	char *json[] = { "funccount", "-i", "1", "--json", NULL };
 	char *csv[] = { "funccount", "-i", "1", "--csv", NULL };
-	char *csv_totals[] = { "funccount", "-i", "1", "-T", "--csv", NULL };
+	char *csv_totals[] = { "funccount", "-i", "1", "--totals", "--csv", NULL };
 	char *top_json[] = { "funccount", "-t", "1", "-i", "1", "--json", NULL };
 	char *bad_top[] = { "funccount", "-t", "-1", NULL };
 

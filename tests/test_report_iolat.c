@@ -6,7 +6,7 @@
  * flushes, completions without a start, a kernel without the bytes field; then the
  * report through the front end (fx_run): the slice decided by each I/O's start event
  * (--since inclusive, --until exclusive, -p as the process, -L, -n, --cpu, ftrec's
- * threads), -Q, -i intervals in iolatency's buckets, the summary's percentiles, the
+ * threads), -Q, --interval intervals in iolatency's buckets, the summary's percentiles, the
  * output contract (JSON keys, CSV one table, refused combinations).
  */
 #include <setjmp.h>
@@ -443,7 +443,7 @@ static void test_listing_contract(void **state)
 }
 
 /*
- * -i: one histogram per interval from the first event, an I/O in the interval of its
+ * --interval: one histogram per interval from the first event, an I/O in the interval of its
  * start, iolatency's millisecond buckets (<= 1, then (low, high]); empty intervals
  * show their 0 -> 1 bucket; --until cuts the last interval.
  */
@@ -451,9 +451,9 @@ static void test_intervals(void **state)
 {
 	sqlite3 *db = slice_db();
 	char *out;
-	char *one[] = { "iolat", "-i", "1", "--json", NULL };
-	char *half[] = { "iolat", "-i", "0.5", NULL };
-	char *cut[] = { "iolat", "-i", "1", "--until", "+2.5", "--csv", NULL };
+	char *one[] = { "iolat", "--interval", "1", "--json", NULL };
+	char *half[] = { "iolat", "--interval", "0.5", NULL };
+	char *cut[] = { "iolat", "--interval", "1", "--until", "+2.5", "--csv", NULL };
 
 	assert_int_equal(fx_run("iolat", db, &out, 4, one), 0);
 	/* E (1000 ms: 512 -> 1024) | A (1 ms: 0 -> 1), G (100 ms: 64 -> 128) |
@@ -492,7 +492,7 @@ static void test_intervals(void **state)
 
 	/* --since 1.5 moves the first interval's start to 2.5 s of the trace clock:
 	 * [2.5, 3.5) holds B, [3.5, 4.5) C and D */
-	char *since[] = { "iolat", "-i", "1", "--since", "+1.5", "--csv", "--no-header", NULL };
+	char *since[] = { "iolat", "--interval", "1", "--since", "+1.5", "--csv", "--no-header", NULL };
 	assert_int_equal(fx_run("iolat", db, &out, 7, since), 0);
 	assert_string_equal(fx_text(db, "SELECT group_concat(k || ':' || start_ts || ':' || low_ms "
 				    "|| '=' || count, ' ') FROM iolat_intervals WHERE count > 0"),
@@ -582,14 +582,16 @@ static void test_refused(void **state)
 {
 	static const char *const bad[][5] = {
 		{ "--csv", "--summary", "--hist" },
-		{ "--csv", "--hist", "-i", "1" },
+		{ "--csv", "--hist", "--interval", "1" },
 		{ "--csv", "--json" },
 		{ "--by", "comm" },                    /* groups nothing without --summary/--hist */
 		{ "--by", "nothing", "--summary" },
-		{ "-i", "0" },
-		{ "-i", "0.0001" },
-		{ "-i", "x" },
-		{ "-i", "1e9" },
+		{ "--interval", "0" },
+		{ "--interval", "0.0001" },
+		{ "--interval", "x" },
+		{ "--interval", "1e9" },
+		{ "-i", "1" },                         /* the type glob: the interval is --interval */
+		{ "-i", "" },
 		{ "-D", "253" },
 		{ "-D", "-1,0" },
 		{ "-D", "4096,0" },
@@ -598,8 +600,9 @@ static void test_refused(void **state)
 	};
 	static const char *const why[] = {
 		"CSV holds one table", "CSV holds one table", "--csv and --json exclude each other",
-		"--by groups --summary and --hist", "bad --by 'nothing'", "bad -i '0'",
-		"bad -i '0.0001'", "bad -i 'x'", "bad -i '1e9' (at most 100000000 s)", "bad -D '253'", "bad -D '-1,0'", "bad -D '4096,0'",
+		"--by groups --summary and --hist", "bad --by 'nothing'", "bad --interval '0'",
+		"bad --interval '0.0001'", "bad --interval 'x'", "bad --interval '1e9' (at most 100000000 s)",
+		"bad -i '1': -i is the I/O type", "bad -i ''", "bad -D '253'", "bad -D '-1,0'", "bad -D '4096,0'",
 		"bad -p 'abc'", "unexpected argument 'extra'",
 	};
 	sqlite3 *db = summary_db();
@@ -621,10 +624,10 @@ static void test_refused(void **state)
 	/* a slice of millions of intervals is refused before it is built */
 	sqlite3_close(db);
 	db = slice_db();
-	char *fine[] = { "iolat", "-i", "0.001", NULL }, *out, *err;
+	char *fine[] = { "iolat", "--interval", "0.001", NULL }, *out, *err;
 	fx_exec(db, "UPDATE meta SET value = '%lld' WHERE key = 'last_ts'", 10000 * S);
 	assert_int_equal(run_err(db, &out, &err, 3, fine), CMD_EXIT_ERROR);
-	assert_has(err, "ftana report iolat: -i: 9999000 intervals in the 9999.000 s");
+	assert_has(err, "ftana report iolat: --interval: 9999000 intervals in the 9999.000 s");
 	free(out);
 	free(err);
 	fx_close(db);

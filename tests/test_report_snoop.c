@@ -588,7 +588,7 @@ static void test_iolatency(void **state)
 		ev(db, "block_rq_complete", io[i].ts + io[i].lat, 0, v);
 	}
 	char *out;
-	char *csv[] = { "iolatency", "--csv", "-i", "1" };
+	char *csv[] = { "iolatency", "--csv", "--interval", "1" };
 	assert_int_equal(fx_run("iolatency", db, &out, 4, csv), 0);
 	assert_string_equal(out, "start_s,end_s,disk,low_ms,high_ms,count\n"
 			    "0.0,1.0,\"253,0\",0,1,0\n0.0,1.0,\"253,0\",1,2,0\n0.0,1.0,\"253,0\",2,4,0\n"

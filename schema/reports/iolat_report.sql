@@ -5,7 +5,8 @@
 --   iolat_queue     1 with -Q: an I/O starts at its insert, else at its issue
 --   iolat_dev       -D: the kernel dev_t (major << 20 | minor), -1 for every disk
 --   iolat_by        --by: 0 disk and type (default), 1 disk, 2 type, 3 comm
---   iolat_step_ns   -i: the interval length in ns (0 without -i)
+--   iolat_type      -i: a glob the I/O's rwbs letters match (absent: every type)
+--   iolat_step_ns   --interval: the interval length in ns (0 without it)
 --
 -- Slicing: an I/O belongs to the slice by its START event (the issue, or the insert
 -- with -Q): that event's ts is in [--since, --until), its cpu in --cpu, its pid passes
@@ -26,6 +27,7 @@ WITH args AS (SELECT
 	coalesce((SELECT value FROM temp.report_args WHERE key = 'iolat_queue'), 0) AS queue,
 	coalesce((SELECT value FROM temp.report_args WHERE key = 'iolat_issuer'), 0) AS issuer,
 	coalesce((SELECT value FROM temp.report_args WHERE key = 'iolat_dev'), -1) AS want_dev,
+	(SELECT value FROM temp.report_args WHERE key = 'iolat_type') AS want_type,
 	coalesce((SELECT value FROM temp.report_args WHERE key = 'iolat_by'), 0) AS by),
 started AS (
 	SELECT io.id AS id, dev, disk, sector, bytes, rwbs, type, op, que_ns, complete_ts,
@@ -35,7 +37,7 @@ started AS (
 	       CASE WHEN issuer THEN issue_pid ELSE pid END AS pid,
 	       CASE WHEN issuer THEN issue_comm ELSE comm END AS comm,
 	       CASE WHEN queue THEN qlat_ns ELSE lat_ns END AS lat_ns,
-	       by, want_dev
+	       by, want_dev, want_type
 	FROM io, args WHERE NOT queue OR insert_id IS NOT NULL)
 SELECT id, dev, disk, sector, bytes, rwbs, type, op, que_ns, complete_ts, start_id, start_ts,
        start_cpu, pid, comm, lat_ns,
@@ -43,6 +45,7 @@ SELECT id, dev, disk, sector, bytes, rwbs, type, op, que_ns, complete_ts, start_
                ELSE disk || ' ' || type END AS grp
 FROM started
 WHERE (want_dev < 0 OR dev = want_dev)
+  AND (want_type IS NULL OR rwbs GLOB want_type)
   AND start_id BETWEEN (SELECT lo_id FROM temp.slice) AND (SELECT hi_id FROM temp.slice)
   AND in_slice(start_ts, start_cpu, pid)
 ORDER BY id;
@@ -50,7 +53,7 @@ ORDER BY id;
 -- The time the report covers, in ns of the trace clock: the slice's window within the
 -- time events could be recorded (temp.slice span_*: tracing on, or where every CPU of
 -- a ring is complete, to the stop; a database that does not say: the first selected
--- start to the last selected completion), t_end its last ns. IOPS and MB/s are per second of it; -i cuts it into intervals
+-- start to the last selected completion), t_end its last ns. IOPS and MB/s are per second of it; --interval cuts it into intervals
 -- [t0 + k * step, t0 + (k + 1) * step) (the last one ends at --until when that comes
 -- first), k = 0 .. n - 1, n = the number of intervals holding a time < t_end + 1.
 CREATE TEMP VIEW iolat_window AS
