@@ -40,7 +40,7 @@ static int option(struct report_ctx *ctx, int index, const char *arg)
 
 	switch (index) {
 	case OPT_FUNC: o->func = arg; return 0;
-	case OPT_BY: return sched_parse_by(ctx, arg, &o->by);
+	case OPT_BY: return sched_parse_by(ctx, arg, &o->by, false);
 	default: o->summary = true; return 0;
 	}
 }

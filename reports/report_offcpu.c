@@ -25,7 +25,9 @@ enum { OPT_BY, OPT_FOLDED };
 
 static const struct report_option options[] = {
 	[OPT_BY] = { "by", 0, "GROUP", "one row per thread (tid, the default), process (pid) or\n"
-		     "command name (comm), and reason" },
+		     "command name (comm), and reason; or per waker (the comm of\n"
+		     "the task whose wakeup ended the interval), task and reason:\n"
+		     "who woke whom ([no wakeup]: preempted, yielded)" },
 	[OPT_FOLDED] = { "folded", 0, NULL, "text: \"comm;root;...;leaf usecs\" lines, the switch-out\n"
 			 "stacks (FlameGraph input, as bcc offcputime -f)" },
 	{ 0 }
@@ -36,7 +38,7 @@ static int option(struct report_ctx *ctx, int index, const char *arg)
 	struct offcpu_opts *o = ctx->opts;
 
 	if (index == OPT_BY)
-		return sched_parse_by(ctx, arg, &o->by);
+		return sched_parse_by(ctx, arg, &o->by, true);
 	o->folded = true;
 	return 0;
 }
@@ -64,6 +66,7 @@ static int print_table(struct report_ctx *ctx, enum sched_by by)
 	static const char *const group[] = {
 		[SCHED_BY_NONE] = "grp AS tid, label AS comm", [SCHED_BY_TID] = "grp AS tid, label AS comm",
 		[SCHED_BY_PID] = "grp AS pid, label AS comm", [SCHED_BY_COMM] = "grp AS comm",
+		[SCHED_BY_WAKER] = "grp AS waker, label AS comm",
 	};
 	char *sql = sqlite3_mprintf(
 		"SELECT %s, state, count, total_ms, avg_us, max_us, runq_ms FROM offcpu_stats",
@@ -120,7 +123,8 @@ const struct report_def report_offcpu_def = {
 	"before the capture, or still off CPU at its end, has no interval for that time;\n"
 	"an interval across lost events (on any CPU) is left out and counted in a warning.\n"
 	"\n"
-	"columns: tid, comm (or pid, comm; or comm), state, count, total_ms, avg_us, max_us,\n"
+	"columns: tid, comm (or pid, comm; or comm; or waker, comm), state, count, total_ms,\n"
+	"  avg_us, max_us,\n"
 	"  runq_ms (the part spent on a run queue after the wakeup, when the wakeup was\n"
 	"  recorded); --folded: \"comm;outermost;...;innermost\" and whole microseconds.\n"
 	"SQL: `ftana sql FILE 'select * from offcpu'` (docs/SQL.md).\n",

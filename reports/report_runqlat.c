@@ -40,9 +40,9 @@ static int run(struct report_ctx *ctx)
 const struct report_def report_runqlat_def = {
 	.name = "runqlat",
 	.summary = "run-queue latency: wakeup or preemption -> on CPU, log2 histogram (bcc runqlat)",
-	.options = sched_dist_options,
+	.options = sched_dist_waker_options,
 	.opts_size = sizeof(struct sched_dist_opts),
-	.option = sched_dist_option,
+	.option = sched_dist_waker_option,
 	.run = run,
 	.details =
 	"needs sched:sched_switch, and for wakeups sched:sched_wakeup or sched_waking, and\n"
@@ -56,7 +56,7 @@ const struct report_def report_runqlat_def = {
 	"was queued before the capture began); a wait across lost events (on any CPU) is\n"
 	"left out and counted in a warning; -v says what else was left out and why.\n"
 	"\n"
-	"columns: histogram (CSV/JSON): [tid comm | pid comm | comm], low_us, high_us\n"
+	"columns: histogram (CSV/JSON): [tid comm | pid comm | comm | waker], low_us, high_us\n"
 	"  (low_us <= wait in whole us <= high_us), count; --summary: [group], count,\n"
 	"  total_ms, avg_us, p50_us, p90_us, p99_us (nearest rank), max_us.\n"
 	"SQL: `ftana sql FILE 'select * from runq_waits'` (docs/SQL.md; with each wait's\n"

@@ -183,7 +183,7 @@ static int run(struct report_ctx *ctx)
 	    db_exec_file(db, "schema/reports/summary_report.sql"))
 		return -1;
 	if (title(ctx, "capture") ||
-	    doc_table(ctx, "capture", "SELECT duration_s, cpus, events, end_state FROM summary_capture"))
+	    doc_table(ctx, "capture", "SELECT duration_s, cpus, capture_events, end_state FROM summary_capture"))
 		return -1;
 	if (print_losses(ctx))
 		return -1;
@@ -207,7 +207,8 @@ const struct report_def report_summary_def = {
 	.run = run,
 	.details =
 	"the first thing to run in a post-mortem. Parts (JSON keys): capture (duration_s of\n"
-	"the window, cpus, events, end_state), losses (per CPU: pages flagged, events_lost,\n"
+	"the window, cpus, capture_events: every event of the capture whatever the slice,\n"
+	"end_state), losses (per CPU: pages flagged, events_lost,\n"
 	"unknown_pages), then only those the capture has events for: cpu (tid, comm, cpu_ms,\n"
 	"cpu_pct of the window, slices), runq (tid, comm, waits, total_ms, avg_us, max_us),\n"
 	"io (pid, comm, ios, mb: 10^6 bytes, avg_ms, max_ms), exec (filename, execs, pids),\n"

@@ -14,16 +14,18 @@
 #include "store/print.h"
 
 static const char *const by_names[] = { [SCHED_BY_NONE] = NULL, [SCHED_BY_TID] = "tid",
-					[SCHED_BY_PID] = "pid", [SCHED_BY_COMM] = "comm" };
+					[SCHED_BY_PID] = "pid", [SCHED_BY_COMM] = "comm",
+					[SCHED_BY_WAKER] = "waker" };
 
-int sched_parse_by(struct report_ctx *ctx, const char *arg, enum sched_by *by)
+int sched_parse_by(struct report_ctx *ctx, const char *arg, enum sched_by *by, bool waker)
 {
-	for (int i = SCHED_BY_TID; i <= SCHED_BY_COMM; i++)
+	(void)ctx;
+	for (int i = SCHED_BY_TID; i <= (waker ? SCHED_BY_WAKER : SCHED_BY_COMM); i++)
 		if (!strcmp(arg, by_names[i])) {
 			*by = i;
 			return 0;
 		}
-	return msg_error("bad --by '%s' (tid, pid or comm)", arg);
+	return msg_error("bad --by '%s' (tid, pid%s)", arg, waker ? ", comm or waker" : " or comm");
 }
 
 #define WAKEUP_COLUMNS "id INTEGER PRIMARY KEY, ts, cpu, pid, stack_id, comm, field_pid, prio, " \
@@ -91,6 +93,7 @@ static const char *group_columns(enum sched_by by)
 	case SCHED_BY_TID: return "grp AS tid, label AS comm, ";
 	case SCHED_BY_PID: return "grp AS pid, label AS comm, ";
 	case SCHED_BY_COMM: return "grp AS comm, ";
+	case SCHED_BY_WAKER: return "grp AS waker, ";
 	default: return "";
 	}
 }
@@ -134,7 +137,8 @@ static int print_hist_text(struct report_ctx *ctx, enum sched_by by, const char 
 				/* the group and label come from the capture (comms): escaped */
 				printf("%s = ", by_names[by]);
 				text_fputs(stdout, (const char *)sqlite3_column_text(st, 0));
-				if (by != SCHED_BY_COMM && sqlite3_column_type(st, 1) != SQLITE_NULL) {
+				if ((by == SCHED_BY_TID || by == SCHED_BY_PID) &&
+				    sqlite3_column_type(st, 1) != SQLITE_NULL) {
 					fputs(" (", stdout);
 					text_fputs(stdout, (const char *)sqlite3_column_text(st, 1));
 					putchar(')');
@@ -213,19 +217,38 @@ int sched_note_statuses(struct report_ctx *ctx, const char *table, const char *f
 
 enum { DIST_OPT_BY, DIST_OPT_SUMMARY };
 
+#define DIST_OPT_SUMMARY_DEF { "summary", 0, NULL, "a table (count, total, mean, percentiles, max) " \
+			       "instead\nof the histogram" }
+
 const struct report_option sched_dist_options[] = {
 	[DIST_OPT_BY] = { "by", 0, "GROUP", SCHED_BY_HELP },
-	[DIST_OPT_SUMMARY] = { "summary", 0, NULL, "a table (count, total, mean, percentiles, max) "
-			       "instead\nof the histogram" },
+	[DIST_OPT_SUMMARY] = DIST_OPT_SUMMARY_DEF,
 	{ 0 }
 };
 
-int sched_dist_option(struct report_ctx *ctx, int index, const char *arg)
+const struct report_option sched_dist_waker_options[] = {
+	[DIST_OPT_BY] = { "by", 0, "GROUP", SCHED_BY_HELP ",\nor the task that woke it (waker: its comm; [preempted],\n"
+			  "[wakeup] when no waker is known)" },
+	[DIST_OPT_SUMMARY] = DIST_OPT_SUMMARY_DEF,
+	{ 0 }
+};
+
+static int dist_option(struct report_ctx *ctx, int index, const char *arg, bool waker)
 {
 	struct sched_dist_opts *o = ctx->opts;
 
 	if (index == DIST_OPT_BY)
-		return sched_parse_by(ctx, arg, &o->by);
+		return sched_parse_by(ctx, arg, &o->by, waker);
 	o->summary = true;
 	return 0;
+}
+
+int sched_dist_option(struct report_ctx *ctx, int index, const char *arg)
+{
+	return dist_option(ctx, index, arg, false);
+}
+
+int sched_dist_waker_option(struct report_ctx *ctx, int index, const char *arg)
+{
+	return dist_option(ctx, index, arg, true);
 }

@@ -13,13 +13,15 @@
 
 #include "reports/report.h"
 
-/* --by: the group column (temp.report_args sched_by: 0 none, 1 tid, 2 pid, 3 comm). */
-enum sched_by { SCHED_BY_NONE, SCHED_BY_TID, SCHED_BY_PID, SCHED_BY_COMM };
+/* --by: the group column (temp.report_args sched_by: 0 none, 1 tid, 2 pid, 3 comm, 4 the
+ * waker's comm: runqlat and offcpu only, who woke whom). */
+enum sched_by { SCHED_BY_NONE, SCHED_BY_TID, SCHED_BY_PID, SCHED_BY_COMM, SCHED_BY_WAKER };
 
 /* The help line of --by and its parser ("tid", "pid" or "comm"). */
 #define SCHED_BY_HELP "one histogram (or --summary row) per thread (tid), process\n" \
 		      "(pid: its threads together) or command name (comm)"
-int sched_parse_by(struct report_ctx *ctx, const char *arg, enum sched_by *by);
+/* waker: "waker" is taken too (a report whose intervals end a wakeup). */
+int sched_parse_by(struct report_ctx *ctx, const char *arg, enum sched_by *by, bool waker);
 
 /* The options of the distribution reports (runqlat, cpudist): --by and --summary. */
 struct sched_dist_opts {
@@ -28,6 +30,9 @@ struct sched_dist_opts {
 };
 extern const struct report_option sched_dist_options[];
 int sched_dist_option(struct report_ctx *ctx, int index, const char *arg);
+/* The same with --by waker (runqlat: one histogram per task that woke the waiting one). */
+extern const struct report_option sched_dist_waker_options[];
+int sched_dist_waker_option(struct report_ctx *ctx, int index, const char *arg);
 
 /*
  * The scheduler tables (oncpu, runq_waits, offcpu) on db: empty TEMP stand-ins for the

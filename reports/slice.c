@@ -596,7 +596,7 @@ static void resolve_span(struct slice *s, sqlite3 *db)
 			s->edge_cut = true;
 			if (!s->quiet)
 				msg_warn("from %.6f s: before it, a ring kept some CPUs' events only "
-					 "(%.3f s left out; --ragged keeps them)", complete / 1e9,
+					 "(%.6f s left out; --ragged keeps them)", complete / 1e9,
 					 (complete - s->first_ts) / 1e9);
 		}
 	} else if (complete > from) {

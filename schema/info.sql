@@ -10,8 +10,14 @@ UNION ALL SELECT 3, 'kernel', (SELECT group_concat(value, ' ') FROM
 	(SELECT value FROM m WHERE key IN ('uname_sysname', 'uname_release', 'uname_machine')
 	 ORDER BY CASE key WHEN 'uname_sysname' THEN 1 WHEN 'uname_release' THEN 2 ELSE 3 END))
 UNION ALL SELECT 4, 'clock', (SELECT value FROM m WHERE key = 'clock')
-UNION ALL SELECT 5, 'started', (SELECT datetime(value / 1000000000, 'unixepoch') || ' UTC'
-	FROM m WHERE key = 'start_wall_ns')
+-- started: when tracing was switched on (the first instant events could be recorded) in
+-- UTC, to the us; else (a capture that does not say) when ftrec started, before its set-up
+UNION ALL SELECT 5, 'started', coalesce(
+	(SELECT datetime(w / 1000000000, 'unixepoch') || printf('.%06d UTC (tracing on)', w % 1000000000 / 1000)
+	 FROM (SELECT CAST(f.value AS INTEGER) + CAST(o.value AS INTEGER) AS w
+	       FROM m f, m o WHERE f.key = 'traced_from_ns' AND o.key = 'wall_offset_ns') WHERE w >= 0),
+	(SELECT datetime(value / 1000000000, 'unixepoch') || ' UTC (ftrec started, before its set-up)'
+	 FROM m WHERE key = 'start_wall_ns'))
 UNION ALL SELECT 6, 'duration', (SELECT printf('%.6f s (first to last event)', value / 1e9)
 	FROM m WHERE key = 'duration_ns')
 UNION ALL SELECT 6, 'recorded', (SELECT printf('%.6f s (tracing on %.6f to stop %.6f, trace clock s)',

@@ -13,6 +13,9 @@ written as cpu_ns=, runq_ns=, slices=).
   bursts N MS GAP CPU OUTDIR   N bursts of MS ms of CPU time (its own thread clock) on
                                CPU, GAP ms asleep after each
                                (file bursts.TID)
+  wake N OUTDIR                a reader (comm ftwakee) blocked on a pipe, woken by the
+                               writer's (comm ftwaker) N writes and its close (file
+                               wake.TID: the bytes it read, n=)
 """
 import os
 import threading
@@ -94,6 +97,35 @@ def bursts(n, ms, gap, cpu, outdir):
     m.report(outdir, "bursts", n=n, ms=ms, longest_wall_ns=longest)
 
 
+def set_comm(name):
+    with open("/proc/self/comm", "w") as f:
+        f.write(name)
+
+
+def wake(n, outdir):
+    """A reader blocked on a pipe woken n times by this process's writes, 20 ms apart,
+    and once more by its close (EOF): the reader's waker is known, ftwaker."""
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(w)
+        set_comm("ftwakee")
+        m = Measure()
+        got = 0
+        while os.read(r, 1):
+            got += 1
+        m.report(outdir, "wake", n=got)
+        os._exit(0)
+    os.close(r)
+    set_comm("ftwaker")
+    time.sleep(0.2)  # the reader is blocked in read before the first write
+    for _ in range(n):
+        os.write(w, b"x")
+        time.sleep(0.02)
+    os.close(w)
+    os.waitpid(pid, 0)
+
+
 if __name__ == "__main__":
     mode, args = sys.argv[1], sys.argv[2:]
     if mode == "pair":
@@ -102,5 +134,7 @@ if __name__ == "__main__":
         sleeper(int(args[0]), float(args[1]), int(args[2]), args[3])
     elif mode == "bursts":
         bursts(int(args[0]), float(args[1]), float(args[2]), int(args[3]), args[4])
+    elif mode == "wake":
+        wake(int(args[0]), args[1])
     else:
         sys.exit("sched_load.py: unknown mode " + mode)

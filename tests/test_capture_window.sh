@@ -4,7 +4,9 @@
 #  - a plain recording: capture_window's start_ts is tracing on (at or before the
 #    command's first instant, at most 0.5 s before it: not the set-up before), its
 #    end_ts the stop (at or after the command's last instant, within 1 s); `ftana info`
-#    prints it; summary's duration_s is that span, so its rates are per second of it;
+#    prints it, and its "started" is tracing on in UTC (at most 0.5 s before the
+#    command's first instant on CLOCK_REALTIME: not ftrec's start before its set-up);
+#    summary's duration_s is that span, so its rates are per second of it;
 #  - a flight recorder whose CPUs keep different stretches (--ring 1M, --kernel-ring),
 #    fed a dense stream on CPU 0 and a sparse one on CPU 1: complete_from_ts is later
 #    than the first event; from it on, neither CPU's stream has a gap longer than the
@@ -49,13 +51,13 @@ within() {
 # ------------------------------------------------------------- plain recording
 "$FTREC" record -e syscalls:sys_enter_getppid -q -o "$tmp/p.ftz" -- python3 -c '
 import os, sys, time
-t0 = time.monotonic_ns()
+t0, w0 = time.monotonic_ns(), time.time_ns()
 for _ in range(1000):
     os.getppid()
 time.sleep(1)
-open(sys.argv[1], "w").write("%d %d\n" % (t0, time.monotonic_ns()))' "$tmp/p.gt" 2>"$tmp/p.err" ||
+open(sys.argv[1], "w").write("%d %d %d\n" % (t0, time.monotonic_ns(), w0))' "$tmp/p.gt" 2>"$tmp/p.err" ||
 	{ fail "plain: ftrec failed: $(cat "$tmp/p.err")"; finish; }
-read -r c0 c1 <"$tmp/p.gt"
+read -r c0 c1 w0 <"$tmp/p.gt"
 IFS=, read -r start complete end <<<"$(q "$tmp/p.ftz" "SELECT start_ts, complete_from_ts, end_ts FROM capture_window")"
 within "plain: command start - start_ts (s)" "$(awk -v a="$c0" -v b="$start" 'BEGIN { print (a - b) / 1e9 }')" 0 0.5
 within "plain: end_ts - command end (s)" "$(awk -v a="$end" -v b="$c1" 'BEGIN { print (a - b) / 1e9 }')" 0 1
@@ -66,6 +68,9 @@ info_start=$(q "$tmp/p.ftz" "SELECT value FROM meta WHERE key = 'start_trace_ns'
 "$FTANA" info "$tmp/p.ftz" >"$tmp/p.info" 2>&1
 has "plain: info prints the recording interval" "$tmp/p.info" \
 	"$(awk -v a="$start" -v b="$end" 'BEGIN { printf "recorded   %.6f s (tracing on %.6f to stop %.6f", (b - a) / 1e9, a / 1e9, b / 1e9 }')"
+started=$(sed -n 's/^started *\(.*\) UTC (tracing on)$/\1/p' "$tmp/p.info")
+within "plain: command start (CLOCK_REALTIME) - info's started, tracing on in UTC (s)" \
+	"$(awk -v a="$w0" -v b="$(date -u -d "${started:-1970-01-01}" +%s%N)" 'BEGIN { print (a - b) / 1e9 }')" 0 0.5
 dur=$("$FTANA" report summary "$tmp/p.ftz" --json 2>/dev/null | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
@@ -83,6 +88,12 @@ print(find(d))')
 within "plain: summary duration_s = end_ts - start_ts" "$dur" \
 	"$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.9f", (b - a) / 1e9 - 1e-6 }')" \
 	"$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.9f", (b - a) / 1e9 + 1e-6 }')"
+# its event count is the capture's, whatever the slice, and named so (a window's
+# "events" of the whole capture misled); the ground truth: ftzdump's page index
+total=$("$FTZDUMP" -q "$tmp/p.ftz" | awk '$1 == "total" { print $5 }')
+assert_eq "plain: summary --cpu 0 capture_events = the file's events (ftzdump)" "$total" \
+	"$("$FTANA" report summary "$tmp/p.ftz" --cpu 0 --json 2>/dev/null |
+		python3 -c 'import json, sys; print(json.load(sys.stdin)["capture"][0]["capture_events"])')"
 
 # ------------------------------------------------------------- a printed time typed back
 "$FTANA" report tpoint "$tmp/p.ftz" >"$tmp/p.txt" 2>/dev/null

@@ -278,7 +278,7 @@ static void test_runqlat_report(void **state)
 	char *a5[] = { "runqlat", "--by", "cpu" };
 	char *err;
 	assert_int_equal(run("runqlat", db, &out, &err, 3, a5), CMD_EXIT_ERROR);
-	assert_string_equal(err, "ftana report runqlat: bad --by 'cpu' (tid, pid or comm)\n");
+	assert_string_equal(err, "ftana report runqlat: bad --by 'cpu' (tid, pid, comm or waker)\n");
 	free(out);
 	free(err);
 	fx_close(db);

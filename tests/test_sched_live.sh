@@ -15,6 +15,9 @@
 #           and >= 40 x 2.5 ms; no slice longer than the longest burst's wall time; at least
 #           a third of the bursts whole (in 2048-4095 us: a burst is shorter than the scheduler's slice,
 #           so only other work's wakeups on the CPU can cut one).
+#   wake:   a reader blocked on a pipe, woken by the writer's 30 writes and its close:
+#           runqlat --by waker and offcpu --by waker name the writer (ftwaker) for all but
+#           the few the reader may not have slept for, and no other task.
 #   summary: 5 execs of a uniquely named copy of true, 3 SIGCONTs sent by the recorded
 #           shell to its sleeping child: the exec and signal parts count them.
 #   totals: summary, runqlat, cpudist and offcpu from the per-task totals made at import
@@ -41,13 +44,13 @@ cp /bin/true "$work/true-$$"
 "$FTREC" record -e sched:sched_switch,sched:sched_wakeup,sched:sched_wakeup_new,sched:sched_process_exec,signal:signal_generate \
 	-s -b 8192 -q -o "$work/s.ftz" -- sh -c 'echo $$ >"$4/shell"
 	"$1" "$2" pair 2 "$3" "$4" & "$1" "$2" sleep 25 20 0 "$4" &
-	"$1" "$2" bursts 40 2.5 10 0 "$4" &
+	"$1" "$2" bursts 40 2.5 10 0 "$4" & "$1" "$2" wake 30 "$4" &
 	for i in 1 2 3 4 5; do "$5"; done
 	sleep 1 & s=$!; for i in 1 2 3; do kill -CONT $s; done
 	wait' sh "$PY" "$LOAD" "$last_cpu" "$work/gt" "$work/true-$$" \
 	2>"$work/ftrec.err" || { fail "ftrec record failed:"; cat "$work/ftrec.err"; finish; }
 assert_state_unchanged "$work/tracefs.before"
-[ "$(ls "$work/gt" | wc -l)" = 5 ] || { fail "the workload wrote $(ls "$work/gt")"; finish; }
+[ "$(ls "$work/gt" | wc -l)" = 6 ] || { fail "the workload wrote $(ls "$work/gt")"; finish; }
 shell=$(cat "$work/gt/shell")
 rm "$work/gt/shell"
 
@@ -181,6 +184,19 @@ cuts_lo=$((78 - $(gt "$f" slices)))
 lo=$((cuts_lo < 14 ? (cuts_lo < 0 ? 0 : cuts_lo) : 14))
 within "bursts: slices of 2048-4095 us (whole bursts; the thread had $(gt "$f" slices) slices)" \
 	"${whole:-0}" "$lo" 41
+
+# --- wake: who woke whom (the writer's comm, from the wakeups' own task)
+f=$(echo "$work"/gt/wake.*)
+n=$(gt "$f" n)
+assert_eq "wake: the reader read the writer's 30 bytes" 30 "$n"
+runq=$(report runqlat "$f" --summary --by waker)
+by_writer=$(awk -F, 'NR > 1 && $1 == "ftwaker" { print $2 }' <<<"$runq")
+within "wake: runqlat --by waker: waits the writer ended (30 writes and the close)" "$by_writer" 28 31
+assert_eq "wake: runqlat --by waker: no other task woke the reader" "" \
+	"$(awk -F, 'NR > 1 && $1 != "ftwaker" && $1 !~ /^\[/ { print }' <<<"$runq")"
+off=$(report offcpu "$f" --by waker)
+assert_eq "wake: offcpu --by waker: the reader's sleeps (S), ended by the writer" "$by_writer" \
+	"$(awk -F, 'NR > 1 && $1 == "ftwaker" && $2 == "ftwakee" && $3 == "S" { print $4 }' <<<"$off")"
 
 # --- summary
 "$FTANA" report summary "$work/s.ftz" --json --top 1000 >"$work/summary.json" 2>>"$work/ftana.err" ||

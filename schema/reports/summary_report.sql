@@ -22,10 +22,12 @@ SELECT coalesce(span_from_ns, max(since_ns, coalesce((SELECT min(ts) FROM sched_
        coalesce(span_to_ns, min(until_ns, coalesce((SELECT max(ts) FROM sched_switch), until_ns))) AS t1
 FROM temp.slice;
 
+-- capture_events: every event of the capture, whatever the slice (a count within it would
+-- need every type imported; each part below counts its own events within the slice)
 CREATE TEMP VIEW summary_capture AS
 SELECT (t1 - t0) / 1e9 AS duration_s,
        (SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'nr_cpus') AS cpus,
-       (SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'events_total') AS events,
+       (SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'events_total') AS capture_events,
        (SELECT value FROM meta WHERE key = 'end_state') AS end_state
 FROM summary_window;
 
