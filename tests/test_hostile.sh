@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test_hostile.sh - ftana against captures made by an attacker (issue 10): SQL
 # injection through names, field layouts that overflow, print formats that kill
-# libtraceevent, decompression bombs, 3000 CPUs, 250k sections, terminal escapes,
+# libtraceevent, decompression bombs (in one file, and spread over a disk ring), 3000 CPUs, 250k sections, terminal escapes,
 # a planted cache, SQL that writes; and trace.dat v7 files whose declared sizes and
 # offsets are bombs, loops or cut tables (issue 25). tests/hostile/gen.py writes one capture per
 # class and a MANIFEST with the expected outcome of each run (read its header);
@@ -66,7 +66,9 @@ while IFS=$'\t' read -r name file cmd exits rss nofile check; do
 	dir=$work/run/$name
 	if [ ! -d "$dir" ]; then
 		mkdir -p "$dir"
-		cp "$work/gen/$file" "$dir/"
+		# a ring's segments go beside its head (FORMAT.md 10.1: NAME.ring-NNNNNN.ftz)
+		mapfile -t segments < <(compgen -G "$work/gen/${file%.ftz}.ring-*.ftz")
+		cp "$work/gen/$file" "${segments[@]}" "$dir/"
 		[ "$name" = planted_b ] && plant "$dir"
 		order+=("$name")
 		case_fail[$name]=0 case_runs[$name]=0

@@ -94,6 +94,14 @@ def end_sec(text=b"stop_reason=test\n"):
     return section(END, text)
 
 
+def pages_bomb(cpu, nr_pages, page_size=4096):
+    """A zstd PAGES section of NR_PAGES empty sub-buffers that declares and does
+    decompress to all of them, from ~4 bytes per 128 KiB (zstd_frame)."""
+    hdr = struct.pack("<IIII", cpu, page_size, nr_pages, 0)
+    return section(PAGES, zstd_frame(hdr, nr_pages * page_size), FLAG_ZSTD,
+                   raw_len=16 + nr_pages * page_size)
+
+
 # ------------------------------------------------------------------ ring buffer pages
 HEADER_PAGE = (b"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
                b"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
@@ -162,6 +170,7 @@ class Capture:
         self.extra = []        # raw sections after the FILE ones
         self.records = {}      # cpu -> [(delta, data)]
         self.end = True
+        self.ts0 = 1000000     # the first page's timestamp; each next page's 1 ms later
 
     def event(self, system, fmt):
         self.files.append((f"events/{system}/{fmt_name(fmt)}/format", fmt))
@@ -180,12 +189,12 @@ class Capture:
             for r in recs:
                 size = 4 + len(r[1]) + (-len(r[1]) % 4)
                 if used + size > 4096 - 16:
-                    pages.append(ring_page(page, 1000000 + 1000000 * len(pages)))
+                    pages.append(ring_page(page, self.ts0 + 1000000 * len(pages)))
                     page, used = [], 0
                 page.append(r)
                 used += size
             if page:
-                pages.append(ring_page(page, 1000000 + 1000000 * len(pages)))
+                pages.append(ring_page(page, self.ts0 + 1000000 * len(pages)))
             out += pages_sec(cpu, pages)
         if self.end:
             out += end_sec()
@@ -194,6 +203,39 @@ class Capture:
 
 def fmt_name(fmt):
     return fmt.split(b"\n", 1)[0].split(b":", 1)[1].strip().decode("utf-8", "surrogateescape")
+
+
+# ------------------------------------------------------------------ rings and series (FORMAT.md 10)
+# What ties the files of one recording together: the same capture_id and boot_id.
+SET_KEYS = {"capture_id": "5e75e75e75e75e75e75e75e75e75e75e", "boot_id": "b007b007"}
+
+
+def ring_files(name, head, segments):
+    """A disk ring (FORMAT.md 10.1) as {file name: bytes}: the head NAME.ftz (the
+    Capture HEAD with the ring's INFO keys; its records, if any, are left out: a head
+    holds no PAGES) and one segment NAME.ring-NNNNNN.ftz per item of SEGMENTS, numbered
+    from 1: the head's INFO with its ring_segment, then the item's bytes (PAGES)."""
+    head.info.update(SET_KEYS, ring_size=1 << 30, ring_segment_size=1 << 27,
+                     ring_prefix=name + ".ring-")
+    head.records = {}
+    files = {name + ".ftz": head.build()}
+    for no, body in enumerate(segments, 1):
+        files[f"{name}.ring-{no:06d}.ftz"] = (header() + info_sec(dict(head.info, ring_segment=no)) +
+                                              bytes(body))
+    return files
+
+
+def series_files(name, make, n):
+    """A --rotate series (FORMAT.md 10.2) as {file name: bytes}: N complete files
+    NAME-0001.ftz ... , file I (from 1) the Capture MAKE(I) with the series' INFO keys
+    its first page at I ms."""
+    files = {}
+    for i in range(1, n + 1):
+        cap = make(i)
+        cap.info.update(SET_KEYS, series_prefix=name + "-", series_index=i)
+        cap.ts0 = 1000000 * i
+        files[f"{name}-{i:04d}.ftz"] = cap.build()
+    return files
 
 
 # ------------------------------------------------------------------ trace-cmd trace.dat v6

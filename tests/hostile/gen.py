@@ -31,11 +31,12 @@ import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ftzgen import (Capture, FILE, FLAG_ZSTD, GOOD_ID, PAGES, TraceDatV7, V7_HEADER_INFO,  # noqa: E402
+from ftzgen import (Capture, FILE, FLAG_ZSTD, GOOD_ID, TraceDatV7, V7_HEADER_INFO,  # noqa: E402
                     V7_STRINGS, common, event_format, end_sec, file_payload, file_sec,
-                    good_format, good_record, ring_page, section, tracedat_v6, zstd_frame)
+                    good_format, good_record, pages_bomb, pages_sec, ring_files, ring_page,
+                    section, tracedat_v6, zstd_frame)
 
-CASES = []  # (name, filename, bytes, [(command, exits, rss_mb, nofile, check)])
+CASES = []  # (name, filename, bytes or {file name: bytes} of a set, [(command, exits, rss_mb, nofile, check)])
 
 COUNT = "sql:select count(*) from events"
 
@@ -250,12 +251,29 @@ def zstd_bombs():
     cap = Capture(nr_cpus=3)
     with_good(cap)
     data = cap.build()
-    nr_pages = (GIB - 16) // 4096
     for cpu in range(3):
-        hdr = struct.pack("<IIII", cpu, 4096, nr_pages, 0)
-        frame = zstd_frame(hdr, nr_pages * 4096)
-        data += section(PAGES, frame, FLAG_ZSTD, raw_len=16 + nr_pages * 4096)
+        data += pages_bomb(cpu, (GIB - 16) // 4096)
     case("zstd_bombs", data, BOMB_RUNS)
+
+
+def ring_bombs():
+    """A disk ring of 100 segments of 36 KB, each 12 PAGES bombs of 64 MiB (768 MiB,
+    within the expansion limit of a file alone) after one good event: 75 GiB for the
+    set, 30+ s of decompression were it read whole. The limit is the set's (1 GiB +
+    1024 times all its files' size, FORMAT.md 6.1): the second segment is damaged
+    there, in one line naming the limit, and nothing after it is decompressed."""
+    head = Capture()
+    head.event("good", good_format())
+    bomb = pages_bomb(0, (64 << 20) // 4096 - 1)
+    segments = [pages_sec(0, [ring_page([(1000, good_record(no))], 1000000 * no)]) + bomb * 12
+                for no in range(1, 101)]
+    where = ("out=: damaged at offset [0-9]+ \\(in ring_bombs\\.ring-000002\\.ftz: sections "
+             "expand to over 1024 times the capture's size\\)")
+    # the first two runs decode it (sanitized, then within 512 MB), the others its cache
+    runs = [("report:summary", "3", 0, 0, where), (COUNT, "3", 512, 0, where + " ;; stdout=^ *2 *$"),
+            ("info", "3", 0, 0, where + " ;; errlines=1"), ("db", "3", 0, 0, where + " ;; errlines=1"),
+            ("tpoint", "3", 0, 0, where + " ;; stdout=x=2 s=hello ;; nostdout=x=3")]
+    CASES.append(("ring_bombs", "ring_bombs.ftz", ring_files("ring_bombs", head, segments), runs))
 
 
 def file_bombs():
@@ -524,11 +542,11 @@ def main():
     args = [a for a in args if a != "--small"]
     out = args[0]
     os.makedirs(out, exist_ok=True)
-    big = (zstd_bombs, file_bombs, cpus_3000, files_250k, proc_tgids, comm_16m,  # no fuzz seeds
-           tracedat_v7_bombs)
+    big = (zstd_bombs, ring_bombs, file_bombs, cpus_3000, files_250k, proc_tgids, comm_16m,
+           tracedat_v7_bombs)  # no fuzz seeds
     for gen in (sqli_system, sqli_event_field, case_collide, reserved_names, info_nul,
                 field_layouts, pid_size3, print_fmt_cases, printk_malformed, proc_tgids,
-                zstd_bombs,
+                zstd_bombs, ring_bombs,
                 file_bombs, cpus_3000, files_250k, esc_text, stop_if_cases, comm_16m, end_window, planted_db, sql_writes,
                 tracedat_cases, tracedat_v7_cases, tracedat_v7_bombs):
         if not (small and gen in big):
@@ -538,8 +556,9 @@ def main():
         for name, fname, data, runs in CASES:
             if only and name not in only:
                 continue
-            with open(os.path.join(out, fname), "wb") as f:
-                f.write(data)
+            for member, content in (data if isinstance(data, dict) else {fname: data}).items():
+                with open(os.path.join(out, member), "wb") as f:
+                    f.write(content)
             for cmd, exits, rss, nofile, check in runs:
                 m.write("\t".join([name, fname, cmd, exits, str(rss), str(nofile), check]) + "\n")
 
