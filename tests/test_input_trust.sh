@@ -12,7 +12,11 @@
 #    a kernel has thread ids, so every report ends in one line within 1 GB of address
 #    space (ulimit -v, the unsanitized build: it held half a gigabyte before);
 #  - a ring head whose ring_prefix carries an escape, a bell, a CSI, a slash: the
-#    refusal is one line with them escaped (issue 25).
+#    refusal is one line with them escaped (issue 25);
+#  - a --rotate series of 1,500 files, and a ring of 1,500 segments, under ulimit -n
+#    1024 (ftana keeps every member open): refused in one line naming the limit, not
+#    "unable to open database file" or damage at whichever member failed to open;
+#    with a hard limit that has room, the soft one is raised and every event is read.
 . "$(dirname "$0")/lib.sh"
 FTANA=${FTANA:-$ROOT_DIR/$BUILD/san/ftana}
 require_bin "$FTANA"
@@ -132,5 +136,53 @@ for c in "esc|a ring segment without an INFO section" "slash|is not a plain file
 	assert_contains "ring_prefix with escapes ($name): the escape shown as \\x1b" "$tmp/err" '\\x1b'
 	assert_eq "ring_prefix with escapes ($name): no raw control byte" 0 \
 		"$(LC_ALL=C tr -d '\n' <"$tmp/err" | LC_ALL=C grep -c $'[\x01-\x1f\x7f]')"
+done
+
+# ------------------------------------------------------------- more members than open files
+# 1,500 members of one good event each (the ring's head holds none): a series joined
+# from its files, a ring from its head.
+mkdir "$tmp/series" "$tmp/ring"
+python3 - "$tmp" "$ROOT_DIR/tests/hostile" <<'PY'
+import os, sys
+sys.dont_write_bytecode = True
+sys.path.insert(0, sys.argv[2])
+from ftzgen import Capture, good_format, good_record, pages_sec, ring_files, ring_page, series_files
+def one(i):
+    cap = Capture()
+    cap.event("good", good_format())
+    cap.record(good_record(i))
+    return cap
+files = {"series/" + k: v for k, v in series_files("s", one, 1500).items()}
+pages = [pages_sec(0, [ring_page([(1000, good_record(i))], 1000000 * i)]) for i in range(1, 1501)]
+files.update({"ring/" + k: v for k, v in ring_files("r", one(0), pages).items()})
+for name, data in files.items():
+    open(os.path.join(sys.argv[1], name), "wb").write(data)
+PY
+for set in "series|1500|$tmp/series/s-*.ftz" "ring|1501|$tmp/ring/r.ftz"; do
+	IFS='|' read -r kind nfiles glob <<<"$set"
+	# shellcheck disable=SC2206  # the series' files, the ring's head
+	args=($glob)
+	for cmd in "info" "db" "sql|SELECT count(*) FROM events" "report summary"; do
+		IFS='|' read -r -a words <<<"$cmd"
+		# shellcheck disable=SC2206
+		sub=(${words[0]})
+		(ulimit -n 1024 && timeout 120 "$FTANA" "${sub[@]}" "${args[@]}" "${words[@]:1}") >/dev/null 2>"$tmp/err"
+		assert_eq "a $kind of $nfiles files under ulimit -n 1024, ${words[0]}: exit" 1 "$?"
+		assert_one_line_error "a $kind of $nfiles files under ulimit -n 1024, ${words[0]}: names the limit" \
+			"$tmp/err" "$nfiles files in this capture, more than the open-file limit allows \(ulimit -n 1024;"
+	done
+	# room for every member and ftana's 64 others, exactly; a soft limit below, the hard above
+	for lim in "$((nfiles + 64)) $((nfiles + 64))" "1024 $((nfiles + 100))"; do
+		read -r soft hard <<<"$lim"
+		if [ "$(ulimit -Hn)" != unlimited ] && [ "$(ulimit -Hn)" -lt "$hard" ]; then
+			echo "note: hard open-file limit $(ulimit -Hn) < $hard: not read under ulimit -Sn $soft -Hn $hard"
+			continue
+		fi
+		rm -f "$tmp/$kind"/*.db
+		(ulimit -Sn "$soft" && ulimit -Hn "$hard" &&
+			timeout 120 "$FTANA" sql "${args[@]}" "SELECT count(*) FROM events") >"$tmp/out" 2>"$tmp/err"
+		assert_eq "a $kind of $nfiles files under ulimit -Sn $soft -Hn $hard: every event read" \
+			"0 1500" "$? $(tail -n 1 "$tmp/out" | tr -d ' ')"
+	done
 done
 finish
