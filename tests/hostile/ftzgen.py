@@ -157,6 +157,31 @@ def good_record(x, s=b"hello", type_id=GOOD_ID, pid=4242, e="<"):
     return common(type_id, pid, e=e) + struct.pack(e + "iI", x, (len(s) << 16) | 16) + s
 
 
+# The function_graph tracer's events, as kernel 6.1 writes their formats.
+GRAPH_ENTRY_ID, GRAPH_EXIT_ID = 11, 10
+
+
+def graph_formats():
+    """(events/ftrace/funcgraph_entry/format, .../funcgraph_exit/format)"""
+    return (event_format("funcgraph_entry", GRAPH_ENTRY_ID,
+                         [("unsigned long func", 8, 8, 0), ("int depth", 16, 4, 1)],
+                         '"--> %ps (%d)", (void *)REC->func, REC->depth'),
+            event_format("funcgraph_exit", GRAPH_EXIT_ID,
+                         [("unsigned long func", 8, 8, 0), ("int depth", 16, 4, 1),
+                          ("unsigned int overrun", 20, 4, 0), ("unsigned long long calltime", 24, 8, 0),
+                          ("unsigned long long rettime", 32, 8, 0)],
+                         '"<-- %ps (%d) (start: %llx  end: %llx) over: %d", (void *)REC->func, '
+                         'REC->depth, REC->calltime, REC->rettime, REC->depth'))
+
+
+def graph_entry(pid, func, depth):
+    return common(GRAPH_ENTRY_ID, pid) + struct.pack("<Qi", func, depth)
+
+
+def graph_exit(pid, func, depth, calltime, rettime, overrun=0):
+    return common(GRAPH_EXIT_ID, pid) + struct.pack("<QiIQQ", func, depth, overrun, calltime, rettime)
+
+
 class Capture:
     """An .ftz under construction: INFO, FILE sections, then PAGES, then END."""
 
