@@ -163,6 +163,10 @@ struct dec_file {
 size_t dec_nr_files(const struct dec *d);
 const struct dec_file *dec_file_at(const struct dec *d, size_t i);
 const char *dec_file(const struct dec *d, const char *name, int phase, size_t *len);
+/* saved_cmdlines TEXT ("PID COMM" lines, up to its first NUL) with each COMM cut at 64
+ * bytes (the kernel's have 15): what ftana gives libtraceevent, from a .ftz or a
+ * trace.dat, and writes into a trace.dat. malloc'd; NULL out of memory. */
+char *dec_cmdlines_capped(const char *text);
 
 /*
  * SNAPSHOT sections (files read while tracing: the function profiler's tables),

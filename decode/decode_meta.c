@@ -225,12 +225,13 @@ static bool host_big_endian(void)
 /*
  * saved_cmdlines as the kernel writes it ("PID COMM" lines, COMM at most 15 bytes),
  * each name cut at CMDLINE_COMM_MAX: libtraceevent keeps whatever it is given, and a
- * 16 MiB name from a hostile capture would be printed on every one of its task's lines.
- * The names past the cut are no task's real one. NULL out of memory.
+ * 16 MiB name from a hostile capture would be printed on every one of its task's lines
+ * (by ftana, and by trace-cmd from a trace.dat ftana wrote). The names past the cut
+ * are no task's real one.
  */
 #define CMDLINE_COMM_MAX 64
 
-static char *cmdlines_capped(const char *text)
+char *dec_cmdlines_capped(const char *text)
 {
 	size_t n = strlen(text);
 	char *out = malloc(n + 1), *o = out;
@@ -331,7 +332,7 @@ int dmeta_load_tep(struct dec *d)
 	ftrace_name_functions(d->tep); /* a pre-%ps kernel's function events, by name */
 	text = dec_file(d, "saved_cmdlines", -1, NULL);
 	if (text && *text) {
-		char *capped = cmdlines_capped(text);
+		char *capped = dec_cmdlines_capped(text);
 
 		if (capped)
 			tep_parse_saved_cmdlines(d->tep, capped);

@@ -517,6 +517,23 @@ static void *library_function(const char *name)
 }
 
 /*
+ * libtracecmd's cmdlines get the cut a .ftz's saved_cmdlines get (dec_cmdlines_capped),
+ * by the same means as its printk_formats above: report tpoint printed a trace.dat's
+ * 16 MiB name on each of its task's lines (48 MiB for three events, a minute under
+ * ASan). decode_meta.c's call, already cut, comes here too.
+ */
+int tep_parse_saved_cmdlines(struct tep_handle *tep, const char *buf)
+{
+	typedef int (*parse_cmdlines_fn)(struct tep_handle *, const char *);
+	parse_cmdlines_fn real = (parse_cmdlines_fn)library_function("tep_parse_saved_cmdlines");
+	char *capped = buf ? dec_cmdlines_capped(buf) : NULL;
+	int rc = real && capped ? real(tep, capped) : -1;
+
+	free(capped);
+	return rc;
+}
+
+/*
  * libtracecmd 3.1's read_string leaves a system name of BUFSIZ bytes or more
  * without its NUL inside the block it allocated (fuzz finding); shorter ones are
  * whole. So a name is read no further than BUFSIZ bytes, and one that long is not

@@ -56,17 +56,24 @@ static int *listed_pids(const char *text, size_t len, size_t *nr)
 char *tracedat_cmdlines(const struct dec *d, const char *in, size_t *len, bool *damaged)
 {
 	size_t file_len = 0, nr = 0, size = 0;
-	const char *file = dec_file(d, "saved_cmdlines", -1, &file_len);
+	const char *raw = dec_file(d, "saved_cmdlines", -1, NULL);
+	/* the names cut as ftana's reports print them: trace-cmd would print a 16 MiB
+	 * one on each of its task's lines */
+	char *file = raw ? dec_cmdlines_capped(raw) : NULL;
 	sqlite3_stmt *st = NULL;
 	char *text = NULL;
 	int *pids = NULL;
-	FILE *out = open_memstream(&text, &size);
+	FILE *out = NULL;
 	sqlite3 *db;
 
-	if (!out)
+	if ((raw && !file) || !(out = open_memstream(&text, &size))) {
+		free(file);
 		return NULL;
-	if (file)
+	}
+	if (file) {
+		file_len = strlen(file);
 		fwrite(file, 1, file_len, out);
+	}
 	if (file_len && file[file_len - 1] != '\n')
 		fputc('\n', out);
 	/* the database (cached beside IN; a damaged IN gives what came before, and
@@ -91,6 +98,7 @@ char *tracedat_cmdlines(const struct dec *d, const char *in, size_t *len, bool *
 	if (db)
 		sqlite3_close(db);
 	free(pids);
+	free(file);
 	if (fclose(out)) {
 		free(text);
 		return NULL;

@@ -12,7 +12,8 @@
 # and every hostile capture of tests/hostile/gen.py converted without a crash into a
 # file trace-cmd reads without crashing: a print fmt that crashed libtraceevent in
 # ftana's guarded parse or while ftana printed an event (export/tracedat_guard.c)
-# reaches trace-cmd removed, a format with fields outside any record not at all.
+# reaches trace-cmd removed, a format with fields outside any record not at all, a
+# 16 MiB comm cut to 64 bytes.
 . "$(dirname "$0")/lib.sh"
 FTANA=${FTANA:-$ROOT_DIR/$BUILD/san/ftana}
 require_bin "$FTANA"
@@ -223,6 +224,16 @@ for h in "$tmp"/hostile/*.ftz; do
 		pass "hostile $hname: refused, exit $rc"
 	fi
 done
+# a 16 MiB name in saved_cmdlines (gen.py's comm_16m, issue 25): written cut to the 64
+# bytes ftana prints, not whole for trace-cmd to print on each of its task's lines
+python3 "$TESTS_DIR/hostile/gen.py" "$tmp/comm" comm_16m >/dev/null || fail "gen.py comm_16m"
+"$FTANA" convert "$tmp/comm/comm_16m.ftz" -o "$tmp/comm.dat" 2>"$tmp/err"
+assert_eq "a 16 MiB comm: convert exit status" 0 "$?"
+assert_eq "a 16 MiB comm: the trace.dat is small" small \
+	"$([ "$(stat -c %s "$tmp/comm.dat")" -lt 1048576 ] && echo small || stat -c %s "$tmp/comm.dat")"
+timeout 120 trace-cmd report "$tmp/comm.dat" >"$tmp/comm.tc" 2>/dev/null
+assert_eq "a 16 MiB comm: trace-cmd report prints it cut to 64 bytes on its 3 lines, none over 200" \
+	"3 0" "$(grep -c '^ *A\{64\}-4242 ' "$tmp/comm.tc") $(awk 'length > 200' "$tmp/comm.tc" | wc -l)"
 
 # cut inside the metadata (formats, kallsyms): one line, exit 3 (or 1 for a file too
 # short to be an .ftz), and either a trace.dat trace-cmd opens or none

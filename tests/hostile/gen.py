@@ -360,14 +360,20 @@ def stop_if_cases():
 def comm_16m():
     """The kernel's names have 15 bytes: one of 16 MiB, printed on each of its task's
     lines by tpoint, made gigabytes of output (the header outside the print child's
-    time limit). Names are cut at 64 bytes wherever they are read."""
+    time limit). Names are cut at 64 bytes wherever they are read: a .ftz's
+    saved_cmdlines, and a trace.dat's cmdlines (libtracecmd's, which tpoint printed
+    whole: a minute for three events under ASan)."""
+    cmdlines = b"4242 " + b"A" * (16 << 20) + b"\n4243 ok\n"
     cap = Capture()
     n = with_good(cap)
-    cap.files.append(("saved_cmdlines", b"4242 " + b"A" * (16 << 20) + b"\n4243 ok\n"))
+    cap.files.append(("saved_cmdlines", cmdlines))
     runs = standard(n) + [("tpoint", "0", 400, 0, "nostdout=A{65}"),
                           ("sql:select length(comm) from tasks where pid = 4242", "0", 0, 0,
                            "stdout=^ *6[0-4] *$")]
     case("comm_16m", cap.build(), runs)
+    dat = tracedat_v6([(b"good", [good_format()])], [(1000, good_record(i)) for i in range(n)],
+                      cmdlines=cmdlines)
+    case("comm_16m_dat", dat, runs, ext=".dat")
 
 
 # ---- END's recording interval, written by whoever made the file ------------------------
