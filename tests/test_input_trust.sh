@@ -15,8 +15,9 @@
 #    refusal is one line with them escaped (issue 25);
 #  - a --rotate series of 1,500 files, and a ring of 1,500 segments, under ulimit -n
 #    1024 (ftana keeps every member open): refused in one line naming the limit, not
-#    "unable to open database file" or damage at whichever member failed to open;
-#    with a hard limit that has room, the soft one is raised and every event is read.
+#    "unable to open database file" or damage at whichever member failed to open
+#    (also one short of room for them and ftana's 64 others); with room, and with a
+#    soft limit below a hard one that has room (raised), every event is read.
 . "$(dirname "$0")/lib.sh"
 FTANA=${FTANA:-$ROOT_DIR/$BUILD/san/ftana}
 require_bin "$FTANA"
@@ -171,6 +172,10 @@ for set in "series|1500|$tmp/series/s-*.ftz" "ring|1501|$tmp/ring/r.ftz"; do
 		assert_one_line_error "a $kind of $nfiles files under ulimit -n 1024, ${words[0]}: names the limit" \
 			"$tmp/err" "$nfiles files in this capture, more than the open-file limit allows \(ulimit -n 1024;"
 	done
+	# one short of room for every member and ftana's 64 others: refused as well
+	(ulimit -n $((nfiles + 63)) && timeout 120 "$FTANA" info "${args[@]}") >/dev/null 2>"$tmp/err"
+	assert_one_line_error "a $kind of $nfiles files under ulimit -n $((nfiles + 63)): refused" "$tmp/err" \
+		"more than the open-file limit allows \(ulimit -n $((nfiles + 63));"
 	# room for every member and ftana's 64 others, exactly; a soft limit below, the hard above
 	for lim in "$((nfiles + 64)) $((nfiles + 64))" "1024 $((nfiles + 100))"; do
 		read -r soft hard <<<"$lim"
