@@ -108,6 +108,9 @@ for cmd in "info" "sql|SELECT count(*) FROM calls" "sql --json|SELECT count(*) F
 done
 
 # ------------------------------------------------------------- signals during export -o
+# (job control on: a non-interactive shell starts background jobs with SIGINT ignored,
+# and ftana, like any program, keeps a signal it was started deaf to: no test of SIGINT)
+set -m
 for sig in TERM INT HUP; do
 	for delay in 0.05 0.2 0.5 1; do
 		rm -f "$tmp"/out.json*
@@ -122,8 +125,12 @@ for sig in TERM INT HUP; do
 		if [ $rc -ne 0 ] && [ -e "$tmp/out.json" ]; then
 			fail "SIG$sig after ${delay} s: killed, yet OUT exists"
 		fi
+		# not done when the signal came: ftana died of it (it heard it)
+		[ -e "$tmp/out.json" ] || assert_eq "SIG$sig after ${delay} s: ftana died of it" \
+			"$((128 + $(kill -l $sig)))" "$rc"
 	done
 done
+set +m
 
 # ------------------------------------------------------------- no HOME, no XDG_CACHE_HOME
 if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1 && command -v setpriv >/dev/null; then
