@@ -15,7 +15,7 @@ static const char usage_text[] =
 	"its trace clock, kernel name and the kernel's per-CPU counters (report --stat).\n"
 	"OUT.dat appears only when complete (written beside it, then renamed); it may not\n"
 	"be FILE. A damaged FILE is converted up to the damage, with exit status 3.\n"
-	"  -o OUT.dat   the trace.dat to write (required)\n";
+	"  -o OUT.dat   the trace.dat to write (required; - for standard output)\n";
 
 int cmd_convert(int argc, char **argv)
 {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* cmd_db.c - `ftana db FILE.ftz [-o OUT.db]`: build the database (by default the
- * cache beside the .ftz, reused while up to date) and print its path. */
+ * cache beside the .ftz, reused while up to date) and print its path; -o - writes
+ * the database itself to stdout. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,11 +18,38 @@ static const char usage_text[] =
 	"A disk ring (ftrec --ring) is opened by its NAME.ftz: its segments are found beside it.\n"
 	"Several FILEs are the files of one ftrec --rotate series, joined into one capture\n"
 	"(cache FILE.join-HASH.db); files of different captures are refused.\n"
-	"  -o OUT.db   write the database to OUT.db instead\n";
+	"  -o OUT.db   write the database to OUT.db instead (- for standard output: the\n"
+	"              database's bytes, nothing else)\n";
 
 static int usage(void)
 {
 	return cmd_usage(usage_text, false);
+}
+
+/* Build the database of IN into OUT (a file name or "-"). 0, or -1 after an error. */
+static int build_out(const char **in, size_t n, const char *out, bool *damaged)
+{
+	struct out_file o;
+	int rc;
+
+	*damaged = false;
+	if (!out_is_stdout(out)) {
+		rc = dbcache_build_set(in, n, out, damaged);
+		if (!rc)
+			printf("%s\n", out);
+		return rc;
+	}
+	/* a database is made by name: built over the temp file, which is then copied */
+	if (out_open(&o, out, NULL) < 0)
+		return -1;
+	fclose(o.f);
+	o.f = NULL;
+	rc = dbcache_build_set(in, n, o.tmp, damaged);
+	if (rc < 0) {
+		out_abort(&o);
+		return -1;
+	}
+	return out_commit(&o);
 }
 
 int cmd_db(int argc, char **argv)
@@ -49,12 +77,11 @@ int cmd_db(int argc, char **argv)
 		for (size_t i = 0; i < n; i++)
 			if (out_check(out, in[i]) < 0)
 				return free(in), CMD_EXIT_ERROR;
-		int rc = dbcache_build_set(in, n, out, &damaged);
+		int rc = build_out(in, n, out, &damaged);
 
 		free(in);
 		if (rc < 0)
 			return damaged ? CMD_EXIT_DAMAGED : CMD_EXIT_ERROR;
-		printf("%s\n", out);
 		return damaged ? CMD_EXIT_DAMAGED : CMD_EXIT_OK;
 	}
 	db = dbcache_open_set(in, n, NULL, &damaged); /* every type and derivation */

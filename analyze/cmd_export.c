@@ -5,7 +5,6 @@
  * slice options are the reports' own (reports/report_slice.c), with the same
  * meaning and messages under this command's prefix.
  */
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,34 +105,6 @@ static int parse_args(struct slice *s, int argc, char **argv, const char **file,
 	return 0;
 }
 
-/* -o -: the document is made in an anonymous temp file, then copied to stdout whole
- * (nothing reaches stdout when the export fails). */
-static int export_tmp(struct out_file *o)
-{
-	*o = (struct out_file){ .path = "-" };
-	o->f = tmpfile();
-	return o->f ? 0 : msg_error("cannot make a temp file: %s", strerror(errno));
-}
-
-static int export_copy(struct out_file *o)
-{
-	char buf[65536];
-	size_t n;
-	int rc = 0;
-
-	rewind(o->f);
-	while ((n = fread(buf, 1, sizeof(buf), o->f)) > 0)
-		if (fwrite(buf, 1, n, stdout) != n) {
-			rc = -1;
-			break;
-		}
-	if (ferror(o->f) || fflush(stdout) != 0)
-		rc = -1;
-	fclose(o->f);
-	o->f = NULL;
-	return rc ? msg_error("write error on standard output") : 0;
-}
-
 int cmd_export(int argc, char **argv)
 {
 	struct slice slice;
@@ -157,8 +128,8 @@ int cmd_export(int argc, char **argv)
 	}
 	if (report_views_all(db) < 0) /* `calls`, `io`: TEMP, as `ftana sql` sees them */
 		goto done;
-	bool to_stdout = !strcmp(out, "-"); /* as everywhere: -o - is standard output */
-	if (slice_resolve(&slice, db) < 0 || (to_stdout ? export_tmp(&o) : out_open(&o, out, file)) < 0)
+	bool to_stdout = out_is_stdout(out); /* made whole, then copied (out_file.h) */
+	if (slice_resolve(&slice, db) < 0 || out_open(&o, out, file) < 0)
 		goto done;
 	if (perfetto_write(db, file, &slice, o.f, &counts) < 0) {
 		out_abort(&o);
@@ -172,7 +143,7 @@ int cmd_export(int argc, char **argv)
 			  "report tpoint` lists any capture)", file, slice_active(&slice) ? " in the slice" : "");
 		goto done;
 	}
-	if ((to_stdout ? export_copy(&o) : out_commit(&o)) < 0)
+	if (out_commit(&o) < 0)
 		goto done;
 	slice_note_unmatched(&slice, db);
 	fprintf(to_stdout ? stderr : stdout,

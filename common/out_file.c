@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* out_file.c - temp file beside the output, renamed into place when complete (out_file.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -59,12 +60,19 @@ void out_set_member_check(bool (*is_member)(const char *path, const char *input)
 	member_check = is_member;
 }
 
+bool out_is_stdout(const char *path)
+{
+	return !strcmp(path, "-");
+}
+
 int out_check(const char *path, const char *input)
 {
 	struct stat st;
 	char *db = NULL;
 	bool is_input;
 
+	if (out_is_stdout(path))
+		return 0;
 	if (!*path) {
 		msg_error("-o: an empty file name: give a file name");
 		return -1;
@@ -139,23 +147,31 @@ int out_open(struct out_file *o, const char *path, const char *input)
 	*o = (struct out_file){ .path = path };
 	if (out_check(path, input) < 0)
 		return -1;
-	if (asprintf(&o->tmp, "%s.XXXXXX", path) < 0) {
+	if (out_is_stdout(path)) {
+		const char *dir = getenv("TMPDIR");
+
+		if (asprintf(&o->tmp, "%s/ftana-stdout.XXXXXX", dir && *dir ? dir : P_tmpdir) < 0)
+			o->tmp = NULL;
+	} else if (asprintf(&o->tmp, "%s.XXXXXX", path) < 0) {
 		o->tmp = NULL;
+	}
+	if (!o->tmp) {
 		msg_error("out of memory");
 		return -1;
 	}
 	fd = mkstemp(o->tmp);
 	if (fd < 0) {
-		msg_error("cannot write %s: %s", path, strerror(errno));
+		msg_error("cannot write %s: %s", out_is_stdout(path) ? o->tmp : path, strerror(errno));
 		free(o->tmp);
 		o->tmp = NULL;
 		return -1;
 	}
 	out_pending(o->tmp);
-	/* mkstemp makes 0600; the output is an ordinary file, as the umask says */
+	/* mkstemp makes 0600; the output is an ordinary file, as the umask says (stdout's
+	 * temp file is no output: it stays the user's own) */
 	mask = umask(0);
 	umask(mask);
-	if (fchmod(fd, 0666 & ~mask) < 0 || !(o->f = fdopen(fd, "w+"))) {
+	if ((!out_is_stdout(path) && fchmod(fd, 0666 & ~mask) < 0) || !(o->f = fdopen(fd, "w+"))) {
 		msg_error("cannot write %s: %s", path, strerror(errno));
 		close(fd);
 		pending_tmp = NULL;
@@ -181,9 +197,47 @@ void out_abort(struct out_file *o)
 	o->tmp = NULL;
 }
 
+/* The temp file, by name, to stdout; removed. 0, or -1 after a one-line error. */
+static int commit_stdout(struct out_file *o)
+{
+	char buf[65536];
+	ssize_t n = 0;
+	int err = 0, fd;
+
+	if (o->f && (fflush(o->f) || ferror(o->f)))
+		err = errno ? errno : EIO;
+	if (o->f && fclose(o->f) && !err)
+		err = errno ? errno : EIO;
+	o->f = NULL;
+	fd = err ? -1 : open(o->tmp, O_RDONLY | O_NOFOLLOW);
+	if (!err && fd < 0)
+		err = errno;
+	if (err) {
+		msg_error("cannot write %s: %s", o->tmp, strerror(err));
+		out_abort(o);
+		return -1;
+	}
+	errno = 0;
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		if (fwrite(buf, 1, (size_t)n, stdout) != (size_t)n)
+			break;
+	err = n < 0 ? errno : 0; /* a read error of our temp file */
+	close(fd);
+	if (err)
+		msg_error("%s: %s", o->tmp, strerror(err));
+	else if (n > 0 || fflush(stdout) || ferror(stdout))
+		err = msg_error("write error on standard output%s%s", errno ? ": " : "",
+				errno ? strerror(errno) : "");
+	out_abort(o); /* copied (or not): the temp file goes */
+	return err ? -1 : 0;
+}
+
 int out_commit(struct out_file *o)
 {
 	int err = 0;
+
+	if (out_is_stdout(o->path))
+		return commit_stdout(o);
 
 	if (fflush(o->f) || ferror(o->f) || fsync(fileno(o->f)))
 		err = errno ? errno : EIO;

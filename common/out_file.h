@@ -6,6 +6,9 @@
  * failed or killed run never leaves half a file under the name asked for; never
  * onto the input itself (same file by device and inode, a link included), nor over
  * anything but a regular file (a device, FIFO or symbolic link would be replaced).
+ * The name "-" is standard output, in every command: the output is made in a temp
+ * file all the same (in $TMPDIR), copied to stdout whole once complete and removed,
+ * so nothing reaches stdout when the work fails.
  */
 #ifndef FTANA_OUT_FILE_H
 #define FTANA_OUT_FILE_H
@@ -14,10 +17,13 @@
 #include <stdio.h>
 
 struct out_file {
-	const char *path; /* the final name */
-	char *tmp;        /* the temp file beside it, until committed or aborted */
+	const char *path; /* the final name ("-": standard output) */
+	char *tmp;        /* the temp file beside it (in $TMPDIR for stdout), until committed or aborted */
 	FILE *f;          /* open on tmp, for writing (seekable) */
 };
+
+/* Is PATH standard output ("-")? */
+bool out_is_stdout(const char *path);
 
 /*
  * May PATH be written as the output made from INPUT? Not when it is INPUT or
@@ -34,7 +40,12 @@ int out_check(const char *path, const char *input);
 void out_set_member_check(bool (*is_member)(const char *path, const char *input));
 /* Open a temp file for PATH (after out_check). 0, or -1 after a one-line error. */
 int out_open(struct out_file *o, const char *path, const char *input);
-/* Flush, sync and rename into place. 0, or -1 after a one-line error (temp removed). */
+/*
+ * Flush, sync and rename into place; for stdout, copy the temp file to stdout by its
+ * name (so what was renamed over o->tmp is copied: a database is built by name, after
+ * fclose(o->f) and o->f = NULL) and remove it. 0, or -1 after a one-line error (temp
+ * removed; "write error on standard output" when stdout took less than all of it).
+ */
 int out_commit(struct out_file *o);
 /* Close and remove the temp file (after an error). */
 void out_abort(struct out_file *o);

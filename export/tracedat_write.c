@@ -462,6 +462,8 @@ int tracedat_convert(const char *in, const char *out, bool *damaged)
 		rc = -1;
 	if (rc == 0 && out_open(&o, out, in) < 0)
 		rc = -1;
+	if (out_is_stdout(out))
+		out = "standard output"; /* (what the messages below call it) */
 	if (rc == 0) {
 		w.f = o.f;
 		put_header(&w);

@@ -17,7 +17,7 @@
 
 static bool is_stdout(const char *path)
 {
-	return !path || !strcmp(path, "-");
+	return !path || out_is_stdout(path);
 }
 
 int svg_out_check(struct report_ctx *ctx, const char *path)

@@ -7,7 +7,8 @@
 # comm and text after normalising whitespace; a kernel stack's lines are folded into
 # one), `trace-cmd report --stat` reads the file and shows the kernel's counters, and
 # ftana reading the trace.dat back finds the same events per type. Then the command
-# line: help, refusals in one line, the input never overwritten, no file left behind
+# line: help, refusals in one line, the input never overwritten, -o - as stdout (the
+# bytes of -o FILE, no file named -, exit 1 on a full stdout), no file left behind
 # on failure, a cut capture converted up to the damage (exit 3), a trace.dat refused,
 # and every hostile capture of tests/hostile/gen.py converted without a crash into a
 # file trace-cmd reads without crashing: a print fmt that crashed libtraceevent in
@@ -177,6 +178,24 @@ expect_refusal "output is a symbolic link" "link.dat: not a regular file" "$src"
 [ -e "$tmp/x.dat" ] && fail "a refused run left $tmp/x.dat"
 leftovers=$(find "$tmp" -name '*.dat.??????' | wc -l)
 assert_eq "temp files left behind" 0 "$leftovers"
+
+# -o - is standard output, as everywhere in ftana (issue 22: it wrote a file named
+# "-"): the bytes of -o FILE's trace.dat, which trace-cmd reads from a pipe's copy
+# too; nothing but that on stdout, no file named -, exit 1 on a full stdout
+mkdir -p "$tmp/cwd" "$tmp/tmpdir"
+(cd "$tmp/cwd" && TMPDIR=$tmp/tmpdir "$FTANA" convert "$src" -o - >"$tmp/stdout.dat" 2>"$tmp/err")
+assert_eq "-o -: exit status" 0 "$?"
+[ -s "$tmp/err" ] && fail "-o -: printed: $(cat "$tmp/err")"
+cmp -s "$tmp/tpoint.dat" "$tmp/stdout.dat" && pass "-o -: stdout is -o FILE's trace.dat, byte for byte" ||
+	fail "-o -: stdout ($(stat -c %s "$tmp/stdout.dat") bytes) differs from -o FILE's ($(stat -c %s "$tmp/tpoint.dat"))"
+trace-cmd report -N -t "$tmp/stdout.dat" >"$tmp/stdout.tc" 2>/dev/null
+assert_eq "-o -: trace-cmd reads it" 0 "$?"
+assert_eq "-o -: trace-cmd reports what it reports of -o FILE's" "$(md5sum <"$tmp/tpoint.tc")" "$(md5sum <"$tmp/stdout.tc")"
+assert_eq "-o -: files made in the working directory (a file named -)" "" "$(ls -A "$tmp/cwd")"
+(cd "$tmp/cwd" && TMPDIR=$tmp/tmpdir "$FTANA" convert "$src" -o - >/dev/full 2>"$tmp/err")
+assert_eq "-o - >/dev/full: exit status" 1 "$?"
+assert_one_line_error "-o - >/dev/full" "$tmp/err" "^ftana convert: write error on standard output"
+assert_eq "-o -: temp files left in \$TMPDIR" "" "$(ls -A "$tmp/tmpdir")"
 
 # ---------------------------------------------------------------- damage
 # Cut inside the PAGES sections: what came before converts, exit 3, one warning.

@@ -15,6 +15,8 @@
 #      SIGKILL (FTANA_TEST_IMPORT_CRASH hook, import_child.c) gives one line and
 #      exit 1; SIGTERM/SIGINT/SIGHUP to ftana end it by that signal; a damaged
 #      input ends with exit 3. None leaves a temporary file or a database.
+#      -o - writes the database to stdout (sqlite3 reads it: the tables and rows of
+#      -o FILE's), no file named -, exit 1 on a full stdout.
 #   4. Output escapes control characters: ESC/BEL (a terminal title sequence),
 #      C1 controls, bytes that are not UTF-8 and NUL never reach the terminal raw,
 #      in the table, CSV, `ftana info` and warnings; JSON stays valid and keeps
@@ -263,6 +265,33 @@ assert_eq "db -o a symbolic link: exit status" 1 $?
 "$FTANA" db "$CAP" -o "$CAP" >/dev/null 2>"$T/err"
 assert_eq "db -o the capture: exit status" 1 $?
 assert_one_line_error "db -o the capture" "$T/err" "that is the input"
+
+# -o - is standard output, as in export and the reports' pictures (issue 22: it made
+# a file named "-"): the database's bytes on stdout, nothing else; sqlite3 opens them
+# and finds the tables of -o FILE's database, row for row, and the capture's issues
+"$FTANA" db "$CAP" -o "$T/file.db" >/dev/null 2>&1 || fail "ftana db -o file.db"
+mkdir -p "$T/tmpdir" # the temp file it copies from: its own, removed after
+(cd "$T/out" && TMPDIR=$T/tmpdir "$FTANA" db "$CAP" -o - >"$T/stdout.db" 2>"$T/err")
+assert_eq "db -o -: exit status" 0 $?
+no_files_in_out "db -o - (no file named -)"
+assert_eq "db -o -: stdout passes sqlite3's integrity check" ok "$(sq "$T/stdout.db" 'PRAGMA integrity_check')"
+table_counts() { # DB -> "name rows" per table
+	local t
+	for t in $(sq "$1" "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"); do
+		echo "$t $(sq "$1" "SELECT count(*) FROM \"$t\"")"
+	done
+}
+table_counts "$T/file.db" >"$T/file.tables"
+table_counts "$T/stdout.db" >"$T/stdout.tables"
+assert_ge "db -o -: tables" 10 "$(wc -l <"$T/stdout.tables")"
+if cmp -s "$T/file.tables" "$T/stdout.tables"; then pass "db -o -: the tables and rows of -o FILE"
+else fail "db -o -: tables or rows differ from -o FILE's:"; diff "$T/file.tables" "$T/stdout.tables" | head -n 10; fi
+assert_eq "db -o -: block_rq_issue rows = the capture's issues" "$issues" "$(sq "$T/stdout.db" 'SELECT count(*) FROM block_rq_issue')"
+(cd "$T/out" && TMPDIR=$T/tmpdir "$FTANA" db "$CAP" -o - >/dev/full 2>"$T/err")
+assert_eq "db -o - >/dev/full: exit status" 1 $?
+assert_one_line_error "db -o - >/dev/full" "$T/err" "write error on standard output"
+no_files_in_out "db -o - >/dev/full"
+assert_eq "db -o -: files left in \$TMPDIR" "" "$(ls "$T/tmpdir")"
 
 # --------------------------------------------------------- 4. escaped output
 "$FTANA" db "$CAP" -o "$T/esc.db" >/dev/null 2>&1 || fail "ftana db -o esc.db"
