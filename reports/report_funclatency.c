@@ -2,7 +2,8 @@
 /*
  * report_funclatency.c - `ftana report funclatency -f FUNC`: the durations of one kernel
  * function as a log2 histogram or a summary (bcc funclatency), from a function_graph
- * capture (ftrec funcgraph / funcslower: one duration per call, the `calls` view), or
+ * capture (ftrec funcgraph / funcslower: one duration per call, the `calls` view; a
+ * return carries its call's duration, so funcslower's returns alone are enough), or
  * from the function profiler's totals (ftrec funccount --profile: count and mean only).
  * SQL: schema/reports/funclatency_report.sql, then sched_hist.sql as runqlat's;
  * funclatency_profile.sql for the profiler.
@@ -86,10 +87,16 @@ static int pick_source(struct report_ctx *ctx, enum source *src)
 {
 	sqlite3 *db = ctx->db;
 
-	if (db_has_table(db, "funcgraph_entry") && db_has_table(db, "funcgraph_exit")) {
+	/* a return carries its call's duration (calltime, rettime): returns alone, as
+	 * funcslower records them, give a duration per call (a call without entry) */
+	if (db_has_table(db, "funcgraph_exit")) {
 		*src = FROM_CALLS;
 		if (lost_warn(ctx->db, NULL, &ctx->slice) || funcgraph_views(db))
 			return -1;
+		if (!db_has_table(db, "funcgraph_entry"))
+			msg_warn("this capture has function_graph returns only (ftrec funcslower: "
+				 "calls faster than its threshold were not recorded): the durations "
+				 "are those of the slow calls, not of every call");
 		return 0;
 	}
 	if (db_has_table(db, "function_profile") && db_has_table(db, "profile_rounds") &&
@@ -159,7 +166,9 @@ const struct report_def report_funclatency_def = {
 	"from a function_graph capture (ftrec funcgraph, funcslower): every call of FUNC whose\n"
 	"return was recorded, its duration the kernel's own (rettime - calltime); a call\n"
 	"belongs to the slice by its entry (time, CPU, task), or its return when the entry\n"
-	"was not recorded. From the function profiler's times (ftrec funccount --profile)\n"
+	"was not recorded. A funcslower capture holds returns only, of the calls at least as\n"
+	"slow as its threshold: their durations, with a warning that faster calls are not\n"
+	"there. From the function profiler's times (ftrec funccount --profile)\n"
 	"when there are no function_graph events: count, total and mean only, sliced by\n"
 	"round time and CPU (no task filters).\n"
 	"\n"

@@ -9,7 +9,8 @@
  * a switch missing from a filtered recording, the idle tasks (pid 0), sched_waking
  * instead of sched_wakeup; then the
  * reports through the front end: the numbers, the slice (by switch-in / switch-out),
- * --by, --folded with stacks, the output contract; funclatency on hand-made calls.
+ * --by, --folded with stacks, the output contract; funclatency on hand-made calls, and
+ * on the samples (function_graph, the profiler, funcslower's returns alone).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -608,6 +609,43 @@ static void test_funclatency_profile_sample(void **state)
 	remove_dir(dir);
 }
 
+/* The funcslower capture (ftrec funcslower do_nanosleep 10000 -- workload sleep 5 50 &&
+ * workload sleep 20 1): function_graph returns only, of the 5 sleeps of 50 ms (the 20
+ * of 1 ms were under the 10 ms threshold). A return carries calltime and rettime, so
+ * funclatency gives each sleep's duration (issue 22: it said the capture had no
+ * funcgraph_exit events), and warns that faster calls were not recorded. */
+static void test_funclatency_funcslower_sample(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/test_report_sched.XXXXXX";
+	sqlite3 *db = open_sample("funcslower", dir);
+	char *out, *err, want[200];
+	char *hist[] = { "funclatency", "-f", "do_nanosleep", "--csv" };
+	char *summary[] = { "funclatency", "-f", "do_nanosleep", "--summary", "--csv" };
+
+	assert_non_null(strstr(fx_text(db, "SELECT value FROM meta WHERE key = 'cmdline'"),
+			       "do_nanosleep 10000 -- sh -c workload sleep 5 50 && workload sleep 20 1"));
+	assert_int_equal(fx_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'funcgraph_entry'"), 0);
+	assert_int_equal(fx_int(db, "SELECT count(*) FROM funcgraph_exit"), 5);
+	assert_int_equal(run("funclatency", db, &out, &err, 4, hist), 0);
+	/* 50 ms = 50000 us: the bucket 32768..65535, all five */
+	assert_non_null(strstr(out, "\n32768,65535,5\n"));
+	assert_non_null(strstr(err, "warning: this capture has function_graph returns only (ftrec "
+			       "funcslower: calls faster than its threshold were not recorded)"));
+	free(out);
+	free(err);
+	assert_int_equal(run("funclatency", db, &out, NULL, 5, summary), 0);
+	/* count and total: the kernel's rettime - calltime of the 5 returns, as imported;
+	 * the shortest is a 50 ms sleep at least */
+	snprintf(want, sizeof(want), "count,total_ms,avg_us,p50_us,p90_us,p99_us,max_us\n5,%s,",
+		 fx_text(db, "SELECT sum(rettime - calltime) / 1e6 FROM funcgraph_exit"));
+	assert_non_null(strstr(out, want));
+	assert_true(fx_int(db, "SELECT min(rettime - calltime) FROM funcgraph_exit") >= 50000000);
+	free(out);
+	sqlite3_close(db);
+	remove_dir(dir);
+}
+
 /* Rows no kernel writes (NULL fields, text in number columns, comms with ';', newlines
  * and escapes, times at the int64 edges): every report runs to the end, exit 0, and
  * text stays one line per row. */
@@ -662,6 +700,7 @@ int main(void)
 		cmocka_unit_test(test_funclatency),
 		cmocka_unit_test(test_funclatency_funcgraph_sample),
 		cmocka_unit_test(test_funclatency_profile_sample),
+		cmocka_unit_test(test_funclatency_funcslower_sample),
 		cmocka_unit_test(test_hostile_rows),
 	};
 
