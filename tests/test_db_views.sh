@@ -6,7 +6,9 @@
 #   1. `ftana db -o` of a block capture and of a syscall capture (the lab's opensnoop,
 #      when the last lab run left it; else one recorded here): every kept view
 #      gives sqlite3 the same rows, value for value (quote()), as `ftana sql`; io has
-#      a row per block_rq_complete; syscall_calls and opens are kept;
+#      a row per block_rq_complete; syscall_calls and opens are kept; slow_calls of the
+#      funcslower and funcgraph samples is kept, a row per funcgraph_exit (ftzdump), each
+#      its event's rettime - calltime;
 #   2. a cache grown report by report: killsnoop first (it refuses: no signal events;
 #      no block rows: io is not kept over the stand-ins), then iolat (io kept now, with
 #      every I/O), the views of the first import still there;
@@ -79,6 +81,30 @@ if [ -f "$T/o.ftz" ]; then
 else
 	echo "note: no syscall capture (no lab capture $LAB_OPEN, no tracefs): syscall views not checked"
 fi
+
+# a function_graph capture: slow_calls (funcslower's view) is kept too (issue 22: it
+# read a TEMP table of names and was dropped; docs/SQL.md leaves out only calls). The
+# funcslower sample recorded do_nanosleep's returns above 10 ms: sqlite3 sees one row
+# per funcgraph_exit event as ftzdump counts them, each the kernel's rettime - calltime
+# of that event, all of do_nanosleep
+cp "$ROOT_DIR/samples/funcslower.ftz" "$T/fs.ftz"
+"$FTANA" db "$T/fs.ftz" -o "$T/fs.db" >/dev/null 2>"$T/err" || fail "ftana db (funcslower): $(cat "$T/err")"
+assert_contains "ftana db (funcslower): slow_calls kept" <(kept "$T/fs.db") "(^| )slow_calls( |$)"
+assert_eq "ftana db (funcslower): sqlite3 sees slow_calls, a row per funcgraph_exit" \
+	"$(ftz_event_count "$T/fs.ftz" funcgraph_exit)" "$(sq "$T/fs.db" "SELECT count(*) FROM slow_calls")"
+assert_eq "ftana db (funcslower): each dur_ns is its event's rettime - calltime" 0 \
+	"$(sq "$T/fs.db" "SELECT count(*) FROM slow_calls s JOIN funcgraph_exit x USING (id)
+		WHERE s.dur_ns IS NOT x.rettime - x.calltime")"
+assert_eq "ftana db (funcslower): the function recorded (its cmdline's)" \
+	"do_nanosleep" "$(sq "$T/fs.db" "SELECT group_concat(DISTINCT func) FROM slow_calls")"
+assert_contains "ftana db (funcslower): the cmdline names it" <(sq "$T/fs.db" "SELECT value FROM meta WHERE key = 'cmdline'") \
+	"ftrec funcslower .* do_nanosleep "
+same_views "ftana db (funcslower)" "$T/fs.db"
+# and the cache beside a function_graph capture (entries and returns)
+cp "$ROOT_DIR/samples/funcgraph.ftz" "$T/fg.ftz"
+"$FTANA" db "$T/fg.ftz" >/dev/null 2>"$T/err" || fail "ftana db (funcgraph): $(cat "$T/err")"
+assert_eq "cache of a funcgraph capture: sqlite3 sees slow_calls, a row per return" \
+	"$(ftz_event_count "$T/fg.ftz" funcgraph_exit)" "$(sq "$T/fg.ftz.db" "SELECT count(*) FROM slow_calls")"
 
 # --- 2. a cache grown report by report
 mkdir "$T/l"
