@@ -27,15 +27,17 @@ static const char help_text[] =
 	".help            this text\n"
 	".quit            leave (or Ctrl-D)\n";
 
-/* The objects' names, several to a line. */
+/* The objects' names, each once, several to a line. A name can be in both schemas, as
+ * the same view or as a TEMP stand-in table and the kept view of no rows in main
+ * (reports/views_keep.c): SQL reads the TEMP one, and it is one name to type. */
 static void list_tables(sqlite3 *db)
 {
 	sqlite3_stmt *st;
 	int col = 0;
 
-	if (sqlite3_prepare_v2(db, "SELECT name FROM (SELECT name, type FROM main.sqlite_master UNION "
-			       "SELECT name, type FROM sqlite_temp_master) WHERE type IN ('table', 'view') "
-			       "AND name NOT LIKE 'sqlite_%' ORDER BY name", -1, &st, NULL) != SQLITE_OK) {
+	if (sqlite3_prepare_v2(db, "SELECT DISTINCT name FROM (SELECT name, type FROM main.sqlite_master "
+			       "UNION ALL SELECT name, type FROM sqlite_temp_master) WHERE type IN ('table', "
+			       "'view') AND name NOT LIKE 'sqlite_%' ORDER BY name", -1, &st, NULL) != SQLITE_OK) {
 		msg_error("%s", sqlite3_errmsg(db));
 		return;
 	}

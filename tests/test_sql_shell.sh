@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test_sql_shell.sh - `ftana sql` without the SQL as an argument (issue 22): -f FILE,
 # -f - and a pipe on stdin run a file's statements; on a terminal, an interactive
-# read-only shell (statements over several lines, .tables, .schema, .mode, errors
+# read-only shell (statements over several lines, .tables (each name once, all that
+# sqlite3's .tables lists of the kept database), .schema, .mode, errors
 # said and the shell going on, writes refused). Ground truth: the capture's own block
 # events (32 completions in samples/case01_iolat.ftz, as the argument form counts them).
 . "$(dirname "$0")/lib.sh"
@@ -45,6 +46,20 @@ if command -v script >/dev/null; then
 	assert_contains "shell: greets" "$T/out" "SQL on .*c.ftz \(read-only\)"
 	assert_contains "shell: a statement over two lines" "$T/out" "^ +32$"
 	assert_contains "shell: .tables lists io" "$T/out" "(^| )io( |$)"
+	# each name once (issue 22: a stand-in's name was listed twice, the TEMP table and
+	# the view of no rows kept in main): every name sqlite3's own .tables gives for the
+	# database beside the capture is there exactly once, sched_switch (no such events
+	# here: a stand-in) too
+	sed -n '/^ftana> \.tables$/,/^ftana> /{/^ftana> /d;p}' "$T/out" | tr -s ' ' '\n' | sed '/^$/d' | sort >"$T/names"
+	assert_ge "shell: .tables: names listed" 40 "$(wc -l <"$T/names")"
+	assert_eq "shell: .tables: names listed twice" "" "$(uniq -d "$T/names" | tr '\n' ' ')"
+	if command -v sqlite3 >/dev/null; then
+		sqlite3 -batch "$T/c.ftz.db" .tables | tr -s ' ' '\n' | sed '/^$/d' | sort >"$T/sqlite3_names"
+		assert_ge "shell: sqlite3 .tables of c.ftz.db: names" 40 "$(wc -l <"$T/sqlite3_names")"
+		assert_eq "shell: .tables: names sqlite3 lists that are not listed once" "" \
+			"$(join -v 1 "$T/sqlite3_names" <(uniq -u "$T/names") | tr '\n' ' ')"
+	fi
+	assert_eq "shell: .tables: sched_switch (a stand-in) listed" 1 "$(grep -cx sched_switch "$T/names")"
 	assert_contains "shell: .schema io_rq" "$T/out" "^CREATE VIEW io_rq AS"
 	assert_contains "shell: .mode csv" "$T/out" "^seven$"
 	assert_contains "shell: an error is said" "$T/out" "no such column: nosuch"
