@@ -450,6 +450,33 @@ static int choose(struct diff_opts *o, char **cols, int n, sqlite3_str *keys, co
 	return 0;
 }
 
+/*
+ * The rows of compare(): the keys, then before, after, before_per_s, after_per_s, diff
+ * and ratio. In text each column has the decimals of its unit, as the reports print
+ * it (store/print.c): before and after are in VALUE's (a rate per second 3, iops 1, a
+ * total in ms 3; a count, calls or bytes: whole numbers), the per-second columns and
+ * ratio by their names (3), diff in VALUE's unit for a rate, else per second (3).
+ */
+static int print_diff_rows(sqlite3_stmt *st, enum out_format fmt, const char *value)
+{
+	int cols = sqlite3_column_count(st), unit = print_unit_decimals(value);
+	int *decimals = cols >= 6 ? malloc((size_t)cols * sizeof(*decimals)) : NULL;
+	int rc;
+
+	if (!decimals)
+		return print_rows_flags(st, fmt, stdout, PRINT_UNITS);
+	if (unit < 0)
+		unit = 0; /* no unit: a count of something */
+	for (int i = 0; i < cols; i++)
+		decimals[i] = -1; /* the keys, per second and ratio: by their names */
+	decimals[cols - 6] = decimals[cols - 5] = unit;
+	if (IN(rates, value))
+		decimals[cols - 2] = unit;
+	rc = print_rows_decimals(st, fmt, stdout, PRINT_UNITS, decimals);
+	free(decimals);
+	return rc;
+}
+
 static int compare(sqlite3 *db, struct diff_opts *o, const char *keys, const char *value)
 {
 	bool rate = IN(rates, value);
@@ -492,20 +519,11 @@ static int compare(sqlite3 *db, struct diff_opts *o, const char *keys, const cha
 	}
 	if (o->top)
 		snprintf(top, sizeof(top), "LIMIT %lld", o->top);
-	/* text rounds to 3 decimals (CSV and JSON keep full precision) */
-	const char *r = o->fmt == OUT_TEXT ? "round(" : "(", *r3 = o->fmt == OUT_TEXT ? ", 3)" : ")";
-	const char *sum = o->fmt == OUT_TEXT ? /* a rate's sums rounded too, counts as they are */
-		"CASE WHEN typeof(%s) = 'real' THEN round(%s, 3) ELSE %s END" : "%s%.0s%.0s";
-	char *vb = sqlite3_mprintf(sum, "coalesce(vb, 0)", "coalesce(vb, 0)", "coalesce(vb, 0)");
-	char *va = sqlite3_mprintf(sum, "coalesce(va, 0)", "coalesce(va, 0)", "coalesce(va, 0)");
-
-	sql = !vb || !va ? NULL : sqlite3_mprintf("SELECT %s, %s AS before, %s AS after, "
-			      "%s%s%s AS before_per_s, %s%s%s AS after_per_s, %s%s%s AS diff, "
-			      "CASE WHEN coalesce(vb, 0) <> 0 THEN %s%s%s END AS ratio FROM diff_rows "
-			      "ORDER BY abs(%s) DESC, %s %s", keys, vb, va, r, per_b, r3, r, per_a, r3, r, diff, r3,
-			      r, ratio, r3, diff, keys, top);
-	sqlite3_free(vb);
-	sqlite3_free(va);
+	/* full precision here: text rounds each column to its unit's decimals (below) */
+	sql = sqlite3_mprintf("SELECT %s, coalesce(vb, 0) AS before, coalesce(va, 0) AS after, "
+			      "%s AS before_per_s, %s AS after_per_s, %s AS diff, "
+			      "CASE WHEN coalesce(vb, 0) <> 0 THEN %s END AS ratio FROM diff_rows "
+			      "ORDER BY abs(%s) DESC, %s %s", keys, per_b, per_a, diff, ratio, diff, keys, top);
 	sqlite3_stmt *st = NULL;
 
 	if (!sql || sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
@@ -528,7 +546,7 @@ static int compare(sqlite3 *db, struct diff_opts *o, const char *keys, const cha
 		print_json_string(stdout, o->after.file);
 		printf(",\"seconds\":%.9f},\"rows\":", sa);
 	}
-	rc = print_rows_flags(st, o->fmt, stdout, PRINT_UNITS);
+	rc = print_diff_rows(st, o->fmt, value);
 	if (o->fmt == OUT_JSON)
 		printf("}\n");
 	sqlite3_finalize(st);

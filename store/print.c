@@ -148,7 +148,7 @@ static int push(struct cell_buf *b, char *s, sqlite3_stmt *st, int col)
  * ratios and diff's differences (of rates) to 3.
  * -1: no unit known.
  */
-static int unit_decimals(const char *name)
+int print_unit_decimals(const char *name)
 {
 	static const struct { const char *suffix; int decimals; } units[] = {
 		{ "time_s", 9 }, { "ts_s", 9 }, { "start_s", 9 }, { "end_s", 9 },
@@ -193,11 +193,13 @@ static char *fixed(const struct cell *c, int d)
 }
 
 /* PRINT_UNITS: every number of a column holding a finite real, with one count of
- * decimals (so the points align). 0, or -1 out of memory. */
-static int fix_decimals(struct cell_buf *b, sqlite3_stmt *st, int cols)
+ * decimals (so the points align); of a column whose decimals are given (DECIMALS[i] >=
+ * 0), every number, integers too. 0, or -1 out of memory. */
+static int fix_decimals(struct cell_buf *b, sqlite3_stmt *st, int cols, const int *decimals)
 {
 	for (int i = 0; i < cols; i++) {
-		int d = unit_decimals(sqlite3_column_name(st, i)), seen = -1;
+		int given = decimals ? decimals[i] : -1, seen = -1;
+		int d = given >= 0 ? given : print_unit_decimals(sqlite3_column_name(st, i));
 
 		for (size_t r = i; r < b->nr; r += cols) {
 			const struct cell *c = &b->cells[r];
@@ -205,7 +207,7 @@ static int fix_decimals(struct cell_buf *b, sqlite3_stmt *st, int cols)
 			if (c->type == SQLITE_FLOAT && isfinite(c->r) && shown_decimals(c->s) > seen)
 				seen = shown_decimals(c->s);
 		}
-		if (seen < 0)
+		if (seen < 0 && given < 0)
 			continue; /* no real: integers as they are */
 		if (d < 0)
 			d = seen;
@@ -251,7 +253,7 @@ static char **column_names(sqlite3_stmt *st, enum out_format fmt)
 	return names;
 }
 
-static int print_table(sqlite3_stmt *st, FILE *out, unsigned flags)
+static int print_table(sqlite3_stmt *st, FILE *out, unsigned flags, const int *decimals)
 {
 	int cols = sqlite3_column_count(st), rc = SQLITE_NOMEM;
 	size_t *width = calloc(cols + 1, sizeof(*width));
@@ -276,7 +278,7 @@ static int print_table(sqlite3_stmt *st, FILE *out, unsigned flags)
 			right[i] |= numeric(sqlite3_column_type(st, i));
 		}
 	}
-	if (rc == SQLITE_DONE && (flags & PRINT_UNITS) && fix_decimals(&b, st, cols)) {
+	if (rc == SQLITE_DONE && (flags & PRINT_UNITS) && fix_decimals(&b, st, cols, decimals)) {
 		rc = SQLITE_NOMEM;
 		goto out;
 	}
@@ -425,7 +427,13 @@ static int print_stream(sqlite3_stmt *st, enum out_format fmt, FILE *out, unsign
 
 int print_rows_flags(sqlite3_stmt *stmt, enum out_format fmt, FILE *out, unsigned flags)
 {
-	return fmt == OUT_TEXT ? print_table(stmt, out, flags) : print_stream(stmt, fmt, out, flags);
+	return print_rows_decimals(stmt, fmt, out, flags, NULL);
+}
+
+int print_rows_decimals(sqlite3_stmt *stmt, enum out_format fmt, FILE *out, unsigned flags,
+			const int *decimals)
+{
+	return fmt == OUT_TEXT ? print_table(stmt, out, flags, decimals) : print_stream(stmt, fmt, out, flags);
 }
 
 int print_rows(sqlite3_stmt *stmt, enum out_format fmt, FILE *out)

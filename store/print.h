@@ -22,6 +22,14 @@ int print_rows(sqlite3_stmt *stmt, enum out_format fmt, FILE *out);
  * JSON always give what the query returned. */
 #define PRINT_UNITS 2u
 int print_rows_flags(sqlite3_stmt *stmt, enum out_format fmt, FILE *out, unsigned flags);
+/* The decimals PRINT_UNITS gives a column named NAME; -1: no unit known. */
+int print_unit_decimals(const char *name);
+/* print_rows_flags for a table whose column names do not all say their unit (ftana
+ * diff's before and after are in the unit of the value compared): DECIMALS[i] >= 0
+ * gives column i's decimals (every number of it, integers too, with PRINT_UNITS); < 0
+ * (or DECIMALS NULL): the column's name decides. */
+int print_rows_decimals(sqlite3_stmt *stmt, enum out_format fmt, FILE *out, unsigned flags,
+			const int *decimals);
 /* s as a JSON string (null for NULL), valid for any bytes. */
 void print_json_string(FILE *out, const char *s);
 

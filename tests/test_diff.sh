@@ -9,6 +9,8 @@
 #    counts add up to the whole report's, their seconds to the whole window's;
 #  - captures of different lengths: a count is compared per second of each side's
 #    window (`ftana info`'s recorded interval), a rate (rate_per_s) as the report has it;
+#  - text: each numeric column with its unit's decimals (a count whole, a rate 3, iops
+#    1), each cell the CSV's value rounded to them, points aligned;
 #  - --json is one document; --top N keeps N rows; a trace.dat diffed with itself
 #    changes nothing; a listing report, a bad option, a missing file: one line, exit 1;
 #  - without REPORT, the page of sections: a capture with itself changes nothing in
@@ -90,6 +92,74 @@ done <"$tmp/len.csv"
 assert_eq "default value of funccount: its rate, compared as it is" \
 	"$(col "$tmp/whole.csv" rate_per_s | awk '{ s += $1 } END { print s }')" "$(sum "$tmp/rate.csv" before)"
 
+# ------------------------------------------------------------- text: decimals by unit
+# Each numeric column of the text table has one number of decimals, its unit's as the
+# reports print it (README "Numbers in text tables"): before and after in the compared
+# value's unit (a rate per second 3, iops 1, total_ms 3; a count or bytes: whole
+# numbers), the per-second columns, diff and ratio 3 (diff of iops: 1). Every cell is
+# the CSV's full-precision value rounded to them, right-aligned with its points in one
+# place (issue 22: "before 15.974" beside "after 16.5").
+# text_decimals TEXT CSV COL:DECIMALS,...: "ok N cells", or the first difference
+text_decimals() {
+	python3 - "$@" <<'PYEOF'
+import csv, sys
+text = [l.rstrip("\n") for l in open(sys.argv[1]) if not l.startswith("#")]
+rows = list(csv.reader(open(sys.argv[2])))
+want = dict((c.split(":")[0], int(c.split(":")[1])) for c in sys.argv[3].split(","))
+head, lines = text[0], text[1:]
+names = head.split()
+starts = [head.index(" " + n + " ") + 1 if i else 0 for i, n in enumerate(names[:-1])] + [head.rindex(" " + names[-1]) + 1]
+ends = [starts[i + 1] - 2 for i in range(len(names) - 1)] + [max(len(l) for l in lines)]
+if names != rows[0] or len(lines) != len(rows) - 1:
+    sys.exit(print("text and CSV differ in shape: %r %r" % (names, rows[0])))
+cells = 0
+for name, d in want.items():
+    i = names.index(name)
+    points = set()
+    for line, row in zip(lines, rows[1:]):
+        cell = line[starts[i]:ends[i]].ljust(ends[i] - starts[i])
+        if row[i] == "":
+            if cell.strip():
+                sys.exit(print("%s: %r where CSV has none" % (name, cell)))
+            continue
+        if cell != cell.strip().rjust(len(cell)):
+            sys.exit(print("%s: %r not right-aligned" % (name, cell)))
+        v = cell.strip()
+        shown = len(v.split(".")[1]) if "." in v else 0
+        if shown != d or abs(float(v) - float(row[i])) > 0.5 * 10 ** -d + 1e-9:
+            sys.exit(print("%s: %r, want %s rounded to %d decimals" % (name, v, row[i], d)))
+        points.add(starts[i] + cell.index(".") if "." in cell else ends[i])
+        cells += 1
+    if len(points) > 1:
+        sys.exit(print("%s: decimal points at %d places" % (name, len(points))))
+print("ok %d cells" % cells)
+PYEOF
+}
+# diff_decimals WHAT COLS ARGS...: the diff as text and as CSV, checked
+diff_decimals() {
+	local what=$1 cols=$2
+	shift 2
+	"$FTANA" diff "$@" >"$tmp/dec.txt" 2>/dev/null
+	"$FTANA" diff "$@" --csv >"$tmp/dec.csv" 2>/dev/null
+	local r; r=$(text_decimals "$tmp/dec.txt" "$tmp/dec.csv" "$cols")
+	case $r in "ok "*) pass "text decimals: $what: $r" ;; *) fail "text decimals: $what: $r" ;; esac
+}
+per_s=before_per_s:3,after_per_s:3,ratio:3
+diff_decimals "funccount, a rate (the issue's windows)" before:3,after:3,diff:3,$per_s \
+	"$tmp/case03_funccount.ftz" "$tmp/case03_funccount.ftz" funccount --after-since 56.910 --after-until 58.910
+diff_decimals "funccount, a rate" before:3,after:3,diff:3,$per_s "$b" "$a" funccount
+diff_decimals "funccount, a count" before:0,after:0,diff:3,$per_s "$b" "$a" funccount --value count
+diff_decimals "bitesize, bytes" before:0,after:0,diff:3,$per_s,low_kb:0,high_kb:0 \
+	"$tmp/case01_iolat.ftz" "$tmp/case09_iolat.ftz" bitesize --keys low_kb,high_kb --value bytes
+diff_decimals "iolat --summary, iops" before:1,after:1,diff:1,$per_s \
+	"$tmp/case01_iolat.ftz" "$tmp/case09_iolat.ftz" iolat --summary
+cp "$ROOT_DIR/samples/triage.ftz" "$ROOT_DIR/samples/triage_stacks.ftz" "$tmp/"
+diff_decimals "runqlat --summary, total_ms" before:3,after:3,diff:3,$per_s \
+	"$tmp/triage.ftz" "$tmp/triage_stacks.ftz" runqlat --summary --by comm --value total_ms
+assert_contains "text decimals: the issue's row: before and after with 3 decimals" <(
+	"$FTANA" diff "$tmp/case03_funccount.ftz" "$tmp/case03_funccount.ftz" funccount --after-since 56.910 --after-until 58.910) \
+	"^submit_bio_noacct +[0-9]+\.[0-9]{3} +16\.500 "
+
 # ------------------------------------------------------------- formats, trace.dat, refusals
 "$FTANA" diff "$b" "$a" funccount --json >"$tmp/d.json"
 assert_eq "--json: one document with the rows" 3 \
@@ -147,7 +217,6 @@ assert_eq "a side cut short: its rows are the whole capture's (the cut is in the
 	"$("$FTANA" diff "$tmp/case01_iolat.ftz" "$tmp/case09_iolat.ftz" bitesize --csv | cut -d, -f1-6)" \
 	"$(cut -d, -f1-6 "$tmp/cut.csv")"
 # ------------------------------------------------------------- without REPORT
-cp "$ROOT_DIR/samples/triage.ftz" "$ROOT_DIR/samples/triage_stacks.ftz" "$tmp/"
 t=$tmp/triage.ftz s=$tmp/triage_stacks.ftz
 "$FTANA" diff "$t" "$t" --json >"$tmp/page.json" 2>"$tmp/err"
 assert_eq "page, a capture with itself: exit" 0 "$?"

@@ -16,7 +16,7 @@
 
 #include "store/print.h"
 
-static char *run(const char *sql, enum out_format fmt, unsigned flags)
+static char *run_decimals(const char *sql, enum out_format fmt, unsigned flags, const int *decimals)
 {
 	sqlite3 *db;
 	sqlite3_stmt *st;
@@ -27,11 +27,17 @@ static char *run(const char *sql, enum out_format fmt, unsigned flags)
 	assert_non_null(f);
 	assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
 	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
-	assert_int_equal(print_rows_flags(st, fmt, f, flags), 0);
+	assert_int_equal(decimals ? print_rows_decimals(st, fmt, f, flags, decimals) :
+			 print_rows_flags(st, fmt, f, flags), 0);
 	sqlite3_finalize(st);
 	sqlite3_close(db);
 	assert_int_equal(fclose(f), 0);
 	return buf;
+}
+
+static char *run(const char *sql, enum out_format fmt, unsigned flags)
+{
+	return run_decimals(sql, fmt, flags, NULL);
 }
 
 static void expect(const char *sql, unsigned flags, const char *want)
@@ -103,6 +109,25 @@ static void diff_differences(void **state)
 	       "-12.500  0.500\n");
 }
 
+static void decimals_given(void **state)
+{
+	(void)state;
+	/* ftana diff's before and after (no unit in their names) in a rate's 3 decimals,
+	 * integers too; a count's 0; the rest by name (issue 22: "15.974" beside "16.5") */
+	static const int decimals[] = { 3, 3, 0, -1 };
+	char *got = run_decimals("SELECT 15.974 AS before, 16.5 AS after, 32 AS n, 0.5 AS ratio "
+				 "UNION ALL SELECT 4, 4.0, 8.4, NULL", OUT_TEXT, PRINT_UNITS, decimals);
+
+	assert_string_equal(got, "before  after   n   ratio\n"
+				 "15.974  16.500  32  0.500\n"
+				 " 4.000   4.000   8       \n");
+	free(got);
+	/* CSV keeps what the query returned */
+	got = run_decimals("SELECT 16.5 AS after", OUT_CSV, PRINT_UNITS, decimals);
+	assert_string_equal(got, "after\n16.5\n");
+	free(got);
+}
+
 static void integer_columns_and_text_alone(void **state)
 {
 	(void)state;
@@ -141,6 +166,7 @@ int main(void)
 		cmocka_unit_test(times_ns_and_unknown_units),
 		cmocka_unit_test(durations_and_rates_in_s),
 		cmocka_unit_test(diff_differences),
+		cmocka_unit_test(decimals_given),
 		cmocka_unit_test(integer_columns_and_text_alone),
 		cmocka_unit_test(blobs_as_hex),
 		cmocka_unit_test(csv_json_in_full),
