@@ -22,3 +22,14 @@ capture() {
 	run "$@"
 	[ -s "$name.ftz" ] || fail "$name.ftz was not written"
 }
+# same_as_planted LABEL WHAT: tracefs (tracefs-state.sh) must be byte for byte as planted
+# (planted.txt, the scenario's own plant); after-LABEL.txt and diff-LABEL.txt are kept
+# for the host's check. WHAT says what should be back, for the failure's message.
+same_as_planted() {
+	sh /lab/tracefs-state.sh > "after-$1.txt"
+	if ! diff planted.txt "after-$1.txt" > "diff-$1.txt"; then
+		cat "diff-$1.txt"
+		fail "$1: tracefs is not as planted ($2)"
+	fi
+	echo "ok: $1: tracefs as planted, byte for byte"
+}

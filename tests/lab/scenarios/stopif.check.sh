@@ -50,7 +50,7 @@ stopped() {
 	# io: the request's issuer, the workload itself (an O_DIRECT read, alone on its disk,
 	# goes to the driver from the reading task)
 	expect "$n: tid (the workload's stalled thread)" "${tids%%,*}" "$tid"
-	expect "$n: comm" workload "$comm"
+	expect "$n: comm (the lab's stall helper)" stall "$comm"
 	expect_le "$n: last event's ts <= the stall's end + 1 s" $((end + 1000000000)) \
 		"$(q "$n.ftz" 'SELECT max(ts) FROM events')"
 	expect_le "$n: the workload's first event <= the stall's start - 0.5 s" \

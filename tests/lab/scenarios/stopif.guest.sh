@@ -1,17 +1,17 @@
 # stopif: the flight recorder that stops itself (--kernel-ring --stop-if COND): the kernel
 # measures the latency (hist triggers and a synthetic event in ftrec's instance) and stops
 # the ring at the first one over the threshold. One stall of known length per condition,
-# among quick ones that stay under it, from the workload helper (its own clock readings,
+# among quick ones that stay under it, from the stall helper (its own clock readings,
 # CLOCK_MONOTONIC = the trace clock mono, are the ground truth):
-#   runq     `ftrec record -p` of `workload runq`: a victim thread woken every 2 ms, once
+#   runq     `ftrec record -p` of `stall runq`: a victim thread woken every 2 ms, once
 #            while a SCHED_FIFO hog holds its CPU for 50 ms ('runq > 20ms')
-#   sys      `ftrec record -p` of `workload slowsleep`: 1 ms nanosleeps and one of 60 ms
+#   sys      `ftrec record -p` of `stall slowsleep`: 1 ms nanosleeps and one of 60 ms
 #            ('syscall nanosleep > 50ms')
-#   io       `ftrec record` (whole system) of `workload slowio`: 4 KiB O_DIRECT reads of
+#   io       `ftrec record` (whole system) of `stall slowio`: 4 KiB O_DIRECT reads of
 #            /dev/nullb0 (2 ms each) and one of a second null_blk made here with configfs
 #            whose every request takes 120 ms ('io > 100ms')
-#   triage   `ftrec triage` (whole system) of `workload slowsleep` ('syscall nanosleep > 50ms')
-#   comm     the same with `ftrec record -n workload`; othercomm with `-n nosuch` (no stop)
+#   triage   `ftrec triage` (whole system) of `stall slowsleep` ('syscall nanosleep > 50ms')
+#   comm     the same with `ftrec record -n stall`; othercomm with `-n nosuch` (no stop)
 #   post     a plain recording (not the kernel ring) with --post 1: a second more after it
 #   nostop   a threshold the workload never reaches: ftrec runs to its -d, no stop
 #   fail     a failure half-way (-p of a process with 70 threads): nothing left
@@ -70,14 +70,6 @@ grep -x 'synthetic_events=user_lat.u64 lat' planted.txt || fail "tracefs-state.s
 grep '^event trigger events/sched/sched_waking/trigger:hist:keys=pid' planted.txt ||
 	fail "tracefs-state.sh does not show the hist trigger"
 
-same_as_planted() { # NAME
-	sh /lab/tracefs-state.sh > "$1.state"
-	if ! diff planted.txt "$1.state" > "$1.diff"; then
-		cat "$1.diff"
-		fail "$1: tracefs is not as planted (the user's synthetic event and trigger, nothing of ftrec's)"
-	fi
-	echo "ok: $1: tracefs as planted"
-}
 uptime_s() { cut -d' ' -f1 /proc/uptime; }
 
 # start NAME FTREC-ARGS...: `ftrec ARGS -o NAME.ftz` in the background, until it records
@@ -109,14 +101,14 @@ finish() {
 	cat "$1.err"
 	[ $rc = 0 ] || fail "$1: ftrec exit $rc"
 	[ -s "$1.ftz" ] || fail "$1.ftz was not written"
-	same_as_planted "$1"
+	same_as_planted "$1" "the user's synthetic event and trigger, nothing of ftrec's"
 }
-# run_wl NAME ARGS...: the workload, its lines in NAME.wl
+# run_wl NAME ARGS...: the workload (the lab's stall helper), its lines in NAME.wl
 run_wl() {
 	n=$1
 	shift
-	echo "+ workload $*"
-	workload "$@" > "$n.wl" || fail "$n: workload failed: $(cat "$n.wl")"
+	echo "+ stall $*"
+	stall "$@" > "$n.wl" || fail "$n: workload failed: $(cat "$n.wl")"
 	cat "$n.wl"
 }
 # go_wl NAME ARGS...: the workload in the background, waiting for /tmp/stopif.go (wl=its pid)
@@ -124,8 +116,8 @@ go_wl() {
 	n=$1
 	shift
 	rm -f /tmp/stopif.go
-	echo "+ WORKLOAD_GO=/tmp/stopif.go workload $*"
-	WORKLOAD_GO=/tmp/stopif.go workload "$@" > "$n.wl" &
+	echo "+ STALL_GO=/tmp/stopif.go stall $*"
+	STALL_GO=/tmp/stopif.go stall "$@" > "$n.wl" &
 	wl=$!
 	i=0
 	until grep -qs '^ready=1' "$n.wl"; do
@@ -161,9 +153,9 @@ start triage triage --kernel-ring --stop-if 'syscall nanosleep > 50ms' -d 20
 run_wl triage slowsleep 1500 60 3000
 finish triage
 
-# ---- -n: the whole system's events, but only tasks named workload count; then only a
+# ---- -n: the whole system's events, but only tasks named stall count; then only a
 # name no task has (no stop: ftrec ends at -d 4)
-start comm record -e $SCHED,$NANOSLEEP --kernel-ring --stop-if 'syscall nanosleep > 50ms' -n workload -d 20
+start comm record -e $SCHED,$NANOSLEEP --kernel-ring --stop-if 'syscall nanosleep > 50ms' -n stall -d 20
 run_wl comm slowsleep 1500 60 3000
 finish comm
 start othercomm record -e $SCHED,$NANOSLEEP --kernel-ring --stop-if 'syscall nanosleep > 50ms' -n nosuch -d 4
@@ -208,8 +200,7 @@ cat fail.err
 wait $wl
 wl=
 [ -e fail.ftz ] && fail "fail: a capture was written"
-same_as_planted fail
-
+same_as_planted fail "the user's synthetic event and trigger, nothing of ftrec's"
 # ---- killed with -9 while armed: what it left (its instance, hist triggers, synthetic
 # event) goes with `ftrec reset`, and only that
 start k9 record -e $SCHED --kernel-ring --stop-if 'runq > 10ms' -d 60
@@ -220,8 +211,7 @@ sh /lab/tracefs-state.sh > k9.killed
 grep -q '^synthetic_events=.*ftrec_stop_' k9.killed || fail "k9: no synthetic event left after kill -9 (nothing to reset?)"
 run ftrec reset > k9.reset 2>&1
 cat k9.reset
-same_as_planted k9
-
+same_as_planted k9 "the user's synthetic event and trigger, nothing of ftrec's"
 unplant
 sh /lab/tracefs-state.sh > unplanted.txt
 grep -q '^synthetic_events=$' unplanted.txt || fail "the user's synthetic event was not removed: $(cat $T/synthetic_events)"

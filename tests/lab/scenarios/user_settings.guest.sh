@@ -55,15 +55,6 @@ plant() {
 	[ "$(grep -c . $T/set_ftrace_filter)" = 4 ] || fail "planting: set_ftrace_filter has $(grep -c . $T/set_ftrace_filter) lines"
 }
 
-same_as_planted() { # label
-	sh /lab/tracefs-state.sh > "after-$1.txt"
-	if ! diff planted.txt "after-$1.txt" > "diff-$1.txt"; then
-		cat "diff-$1.txt"
-		fail "$1: the user's settings were not restored"
-	fi
-	echo "ok: $1: the user's settings are back, byte for byte"
-}
-
 # kill9 LABEL FTREC-ARGS...: starts a recording, kills it with -9 once it records, resets.
 kill9() {
 	label=$1
@@ -85,41 +76,36 @@ kill9() {
 plant
 rec funccount ftrec funccount -o funccount.ftz vfs_read '*sys_getppid' -- \
 	sh -c 'workload getppid 100 && workload read /lab/bin/workload 100' > funccount.wl
-same_as_planted funccount
+same_as_planted funccount "the user's settings"
 kill9 funccount-k9 funccount -o funccount-k9.ftz vfs_read '*sys_getppid'
-same_as_planted funccount-k9
-
+same_as_planted funccount-k9 "the user's settings"
 rec funcslower ftrec funcslower -b 2000 -o funcslower.ftz do_nanosleep 10000 -- taskset 2 workload sleep 3 20 > funcslower.wl
-same_as_planted funcslower
+same_as_planted funcslower "the user's settings"
 kill9 funcslower-k9 funcslower -b 2000 -o funcslower-k9.ftz do_nanosleep 10000
-same_as_planted funcslower-k9
-
+same_as_planted funcslower-k9 "the user's settings"
 rec funcgraph ftrec funcgraph -m 2 -o funcgraph.ftz ksys_read -- taskset 2 workload read /lab/bin/workload 12345 > funcgraph.wl
-same_as_planted funcgraph
+same_as_planted funcgraph "the user's settings"
 kill9 funcgraph-k9 funcgraph -m 2 -o funcgraph-k9.ftz ksys_read
-same_as_planted funcgraph-k9
-
+same_as_planted funcgraph-k9 "the user's settings"
 rec kprobe ftrec kprobe -o kprobe.ftz 'r:kread ksys_read ret=$retval' -- workload read /lab/bin/workload 12345 > kprobe.wl
-same_as_planted kprobe
+same_as_planted kprobe "the user's settings"
 kill9 kprobe-k9 kprobe -o kprobe-k9.ftz 'r:kread ksys_read ret=$retval'
-same_as_planted kprobe-k9
-
+same_as_planted kprobe-k9 "the user's settings"
 # triage --syscalls (its optional kprobe beside the user's) as a flight recorder: the
 # kernel ring, stopped by a --trigger on the event the user has a trigger of their own on
 rec triage ftrec triage --syscalls --kernel-ring -b 512 \
 	--trigger 'signal:signal_generate if sig == 10' -o triage.ftz -- \
 	sh -c 'workload getppid 100; sleep 5 & kill -USR1 $!; sleep 2' > triage.wl
-same_as_planted triage
+same_as_planted triage "the user's settings"
 kill9 triage-k9 triage --syscalls -o triage-k9.ftz
-same_as_planted triage-k9
-
+same_as_planted triage-k9 "the user's settings"
 # Refusals: exit 1, one line; the kernel's reason only when our write produced it.
 ftrec kprobe -o bad.ftz 'p:nosym no_such_function_h7b' 2> kprobe-refused.err
 echo $? > kprobe-refused.rc
-same_as_planted kprobe-refused
+same_as_planted kprobe-refused "the user's settings"
 ftrec funccount -o bad.ftz vfs_read no_such_function_h7c 2> funccount-refused.err
 echo $? > funccount-refused.rc
-same_as_planted funccount-refused
+same_as_planted funccount-refused "the user's settings"
 cp $T/error_log error_log.txt
 
 sh /lab/tracefs-state.sh --reset
