@@ -107,13 +107,16 @@ int out_check(const char *path, const char *input)
  * (then the signal does what it would have done). One output at a time is open.
  */
 static char *volatile pending_tmp;
+static char *volatile pending_dir; /* stdout's private directory, removed after it */
 
 static void out_on_signal(int sig)
 {
-	char *tmp = pending_tmp;
+	char *tmp = pending_tmp, *dir = pending_dir;
 
 	if (tmp)
 		unlink(tmp); /* async-signal-safe */
+	if (dir)
+		rmdir(dir);
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -148,15 +151,20 @@ int out_open(struct out_file *o, const char *path, const char *input)
 	if (out_check(path, input) < 0)
 		return -1;
 	if (out_is_stdout(path)) {
-		const char *dir = getenv("TMPDIR");
-
-		if (asprintf(&o->tmp, "%s/ftana-stdout.XXXXXX", dir && *dir ? dir : P_tmpdir) < 0)
+		/* a directory of our own: a name in a shared $TMPDIR could be planted */
+		if (!(o->tmpdir = out_private_dir("ftana-stdout"))) {
+			msg_error("cannot make a temp directory for standard output: %s", strerror(errno));
+			return -1;
+		}
+		pending_dir = o->tmpdir;
+		if (asprintf(&o->tmp, "%s/out.XXXXXX", o->tmpdir) < 0)
 			o->tmp = NULL;
 	} else if (asprintf(&o->tmp, "%s.XXXXXX", path) < 0) {
 		o->tmp = NULL;
 	}
 	if (!o->tmp) {
 		msg_error("out of memory");
+		out_abort(o);
 		return -1;
 	}
 	fd = mkstemp(o->tmp);
@@ -164,6 +172,7 @@ int out_open(struct out_file *o, const char *path, const char *input)
 		msg_error("cannot write %s: %s", out_is_stdout(path) ? o->tmp : path, strerror(errno));
 		free(o->tmp);
 		o->tmp = NULL;
+		out_abort(o);
 		return -1;
 	}
 	out_pending(o->tmp);
@@ -174,10 +183,7 @@ int out_open(struct out_file *o, const char *path, const char *input)
 	if ((!out_is_stdout(path) && fchmod(fd, 0666 & ~mask) < 0) || !(o->f = fdopen(fd, "w+"))) {
 		msg_error("cannot write %s: %s", path, strerror(errno));
 		close(fd);
-		pending_tmp = NULL;
-		unlink(o->tmp);
-		free(o->tmp);
-		o->tmp = NULL;
+		out_abort(o);
 		return -1;
 	}
 	return 0;
@@ -193,8 +199,15 @@ void out_abort(struct out_file *o)
 		unlink(o->tmp);
 		free(o->tmp);
 	}
+	if (o->tmpdir) {
+		if (o->tmpdir == pending_dir)
+			pending_dir = NULL;
+		rmdir(o->tmpdir);
+		free(o->tmpdir);
+	}
 	o->f = NULL;
 	o->tmp = NULL;
+	o->tmpdir = NULL;
 }
 
 /* The temp file, by name, to stdout; removed. 0, or -1 after a one-line error. */
@@ -217,6 +230,8 @@ static int commit_stdout(struct out_file *o)
 		out_abort(o);
 		return -1;
 	}
+	/* gone before the copy, held open: a reader that stops early (SIGPIPE) leaves nothing */
+	out_abort(o);
 	errno = 0;
 	while ((n = read(fd, buf, sizeof(buf))) > 0)
 		if (fwrite(buf, 1, (size_t)n, stdout) != (size_t)n)
@@ -224,11 +239,10 @@ static int commit_stdout(struct out_file *o)
 	err = n < 0 ? errno : 0; /* a read error of our temp file */
 	close(fd);
 	if (err)
-		msg_error("%s: %s", o->tmp, strerror(err));
+		msg_error("reading the output's temp file: %s", strerror(err));
 	else if (n > 0 || fflush(stdout) || ferror(stdout))
 		err = msg_error("write error on standard output%s%s", errno ? ": " : "",
 				errno ? strerror(errno) : "");
-	out_abort(o); /* copied (or not): the temp file goes */
 	return err ? -1 : 0;
 }
 
@@ -256,4 +270,21 @@ int out_commit(struct out_file *o)
 	free(o->tmp);
 	o->tmp = NULL;
 	return 0;
+}
+
+char *out_private_dir(const char *stem)
+{
+	const char *dir = getenv("TMPDIR");
+	char *path;
+
+	if (asprintf(&path, "%s/%s.XXXXXX", dir && *dir ? dir : P_tmpdir, stem) < 0)
+		return errno = ENOMEM, NULL;
+	if (!mkdtemp(path)) { /* mode 0700 */
+		int err = errno;
+
+		free(path);
+		errno = err;
+		return NULL;
+	}
+	return path;
 }

@@ -7,8 +7,10 @@
  * onto the input itself (same file by device and inode, a link included), nor over
  * anything but a regular file (a device, FIFO or symbolic link would be replaced).
  * The name "-" is standard output, in every command: the output is made in a temp
- * file all the same (in $TMPDIR), copied to stdout whole once complete and removed,
- * so nothing reaches stdout when the work fails.
+ * file all the same, in a directory of the user's own made for it under $TMPDIR (mode
+ * 0700: no other user can plant or read what is built there, by name or not), copied
+ * to stdout whole once complete, both removed before the copy (a reader that stops
+ * early, SIGPIPE, leaves nothing), so nothing reaches stdout when the work fails.
  */
 #ifndef FTANA_OUT_FILE_H
 #define FTANA_OUT_FILE_H
@@ -18,7 +20,8 @@
 
 struct out_file {
 	const char *path; /* the final name ("-": standard output) */
-	char *tmp;        /* the temp file beside it (in $TMPDIR for stdout), until committed or aborted */
+	char *tmp;        /* the temp file beside it (for stdout in tmpdir), until committed or aborted */
+	char *tmpdir;     /* stdout's private directory under $TMPDIR, or NULL */
 	FILE *f;          /* open on tmp, for writing (seekable) */
 };
 
@@ -49,5 +52,11 @@ int out_open(struct out_file *o, const char *path, const char *input);
 int out_commit(struct out_file *o);
 /* Close and remove the temp file (after an error). */
 void out_abort(struct out_file *o);
+/*
+ * A new directory of the user's own (mode 0700) under $TMPDIR (else P_tmpdir), named
+ * STEM.XXXXXX: what is built in it by name cannot be planted or read by another user,
+ * as a name in a shared /tmp could be. malloc'd; NULL (errno set) when it cannot be made.
+ */
+char *out_private_dir(const char *stem);
 
 #endif

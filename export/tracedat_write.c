@@ -401,6 +401,12 @@ static int open_input(struct tdw *w, bool *damaged)
 	 * held ASan's allocator lock at the fork, the child waited for it forever) */
 	dec_single_thread(w->dec);
 	info = dec_info_text(w->dec);
+	/* a ring's head holds no pages: its events are in the segments beside it, which
+	 * this writer does not read (an empty trace.dat and exit 0 was what it gave) */
+	if (ftz_kv_get(info, strlen(info), "ring_prefix", v, sizeof(v)) > 0)
+		return msg_error("%s: the head of a flight-recorder ring: its events are in its "
+				 "segments, which convert does not join (one .ftz file only; 'ftana db' "
+				 "and the reports read the ring)", w->in);
 	w->big_endian = ftz_kv_get(info, strlen(info), "endian", v, sizeof(v)) > 0 &&
 			!strcmp(v, "big");
 	w->long_size = dec_long_size(w->dec);

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "common/msg.h"
+#include "common/out_file.h"
 #include "common/text_escape.h"
 #include "decode/capture_set.h"
 #include "decode/decode.h"
@@ -622,7 +623,6 @@ sqlite3 *dbcache_summary(const char *const *files, size_t n, bool *damaged)
 {
 	struct input_set in;
 	char *cache, tmp[PATH_MAX];
-	const char *dir = getenv("TMPDIR");
 	sqlite3 *db = NULL;
 	bool suspicious;
 
@@ -648,26 +648,27 @@ sqlite3 *dbcache_summary(const char *const *files, size_t n, bool *damaged)
 		cset_free(&in.cs);
 		return db;
 	}
-	/* else the capture is read for it, into a database of a few tables that goes away */
+	/* else the capture is read for it, into a database of a few tables that goes away,
+	 * built by name in a directory of our own (a name in a shared $TMPDIR could be
+	 * planted: its rows would be shown as the capture's) */
+	char *dir = out_private_dir("ftana-info");
 	struct build b = { .input = files[0], .src = &in.st, .tmp = tmp };
 	struct import_job job = { .inputs = files, .n = n, .mode = IMPORT_SUMMARY };
-	int fd;
 
-	snprintf(tmp, sizeof(tmp), "%s/ftana-info-XXXXXX", dir && *dir ? dir : "/tmp");
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		msg_error_errno(errno, "%s", tmp);
+	if (!dir) {
+		msg_error_errno(errno, "cannot make a temp directory for the summary");
 		cset_free(&in.cs);
 		return NULL;
 	}
-	close(fd);
-	unlink(tmp); /* the import makes it anew */
+	snprintf(tmp, sizeof(tmp), "%s/info.db", dir);
 	if (import_isolated_job(&job, tmp, damaged, finish_summary, &b) == 0) {
 		db = open_db(tmp, false);
 		unlink(tmp); /* held open: gone when closed */
 	} else if (in.st.st_size < 16 && in.kind == KIND_FTZ) {
 		*damaged = true; /* a .ftz cut inside its file header */
 	}
+	rmdir(dir);
+	free(dir);
 	cset_free(&in.cs);
 	return db;
 }

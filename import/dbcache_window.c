@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "common/msg.h"
+#include "common/out_file.h"
 #include "import/dbcache.h"
 #include "import/import_child.h"
 #include "store/db.h"
@@ -104,22 +105,26 @@ int dbcache_window(sqlite3 *db, const char *const *files, size_t n, const char *
 {
 	const struct import_types types = { .derive = derive, .window = w };
 	const struct import_job job = { .inputs = files, .n = n, .mode = IMPORT_WINDOW, .types = &types };
-	const char *dir = getenv("TMPDIR");
-	char tmp[4096];
+	char *dir, *tmp = NULL;
 	bool damaged;
-	int fd, rc;
+	int rc = -1;
 
 	for (size_t i = 0; i < n; i++)
 		if (!dbcache_is_capture(files[i]))
 			return 0; /* a .db given: its rows are all there is */
-	snprintf(tmp, sizeof(tmp), "%s/ftana-window-XXXXXX", dir && *dir ? dir : "/tmp");
-	if ((fd = mkstemp(tmp)) < 0)
-		return msg_error_errno(errno, "%s", tmp);
-	close(fd);
-	unlink(tmp); /* the import makes it anew */
-	if (import_isolated_job(&job, tmp, &damaged, no_finish, NULL) < 0)
-		return -1; /* (the damage, said already by the report's own import) */
-	rc = copy_tables(tmp, db);
-	unlink(tmp);
-	return rc ? -1 : 1;
+	/* built by name in a directory of our own: a name in a shared $TMPDIR could be
+	 * planted, and its tables would be copied as ours; none there: the rows instead */
+	if (!(dir = out_private_dir("ftana-window")))
+		return 0;
+	if (asprintf(&tmp, "%s/window.db", dir) < 0)
+		tmp = NULL, msg_error("out of memory");
+	else if (import_isolated_job(&job, tmp, &damaged, no_finish, NULL) == 0)
+		rc = copy_tables(tmp, db) ? -1 : 1;
+	/* (a failed import said why; the damage was said by the report's own import) */
+	if (tmp)
+		unlink(tmp);
+	rmdir(dir);
+	free(tmp);
+	free(dir);
+	return rc;
 }

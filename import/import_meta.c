@@ -294,8 +294,12 @@ int meta_write(struct importer *im, const struct import_result *res, uint64_t fi
 		rc = put_kv_text(im, st, info);
 	if (!rc)
 		rc = put_kv_text(im, st, dec_end_text(im->dec));
-	if (!rc && kv_i64(info, "start_wall_ns", &wall) && kv_i64(info, "start_trace_ns", &trace)) {
-		snprintf(buf, sizeof(buf), "%" PRId64, wall - trace);
+	/* (a pair whose difference int64 cannot hold is no clock: no wall-clock times) */
+	int64_t offset;
+
+	if (!rc && kv_i64(info, "start_wall_ns", &wall) && kv_i64(info, "start_trace_ns", &trace) &&
+	    !__builtin_sub_overflow(wall, trace, &offset)) {
+		snprintf(buf, sizeof(buf), "%" PRId64, offset);
 		rc = put_kv(im, st, "wall_offset_ns", buf);
 	}
 	if (!rc && res->events) {

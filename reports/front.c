@@ -305,6 +305,34 @@ static int window_derive(struct report_ctx *ctx)
 	return 0;
 }
 
+/*
+ * A .db given directly may be a cache ftana built for other questions (it imports a
+ * capture type by type as they are asked): its tables for the types this report reads
+ * are then empty stand-ins, and the report would print an empty table as if the capture
+ * had nothing. 0, or -1 after one line naming the type it lacks.
+ */
+static int check_db_imported(const struct report_ctx *ctx)
+{
+	sqlite3_stmt *st;
+	int rc = 0;
+
+	if (!ctx->def->needs || !ctx->nr_files || dbcache_is_capture(ctx->files[0]) ||
+	    sqlite3_prepare_v2(ctx->db, "SELECT system || ':' || name FROM event_types WHERE count > 0 "
+			       "AND NOT imported AND system || ':' || name GLOB ?1 LIMIT 1", -1, &st, NULL) != SQLITE_OK)
+		return 0; /* (a hand-made .db without event_types.imported: as it is) */
+	for (const char *const *spec = ctx->def->needs; *spec && !rc; spec++) {
+		sqlite3_bind_text(st, 1, *spec, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) == SQLITE_ROW)
+			rc = msg_error("%s: this database lacks the capture's %s events (a cache ftana built "
+				       "for other questions holds only what they asked): give the capture, "
+				       "or a database from 'ftana db'", ctx->file,
+				       (const char *)sqlite3_column_text(st, 0));
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
 /* try_window: the derivations may be made over the slice's window (run_files). */
 static int run_on_db(struct report_ctx *ctx, bool damaged, bool try_window)
 {
@@ -324,7 +352,8 @@ static int run_on_db(struct report_ctx *ctx, bool damaged, bool try_window)
 		if (!ctx->whole && !ctx->window)
 			return AGAIN_WITH_ROWS;
 	}
-	if (slice_resolve(&ctx->slice, ctx->db) || nearest_rank_register(ctx->db))
+	if ((!ctx->whole && !ctx->window && check_db_imported(ctx)) ||
+	    slice_resolve(&ctx->slice, ctx->db) || nearest_rank_register(ctx->db))
 		return CMD_EXIT_ERROR;
 	if (damaged)
 		msg_warn("the capture is damaged: this report covers what came before the damage");

@@ -26,10 +26,10 @@ int io_option_interval(const char *arg, int64_t *step_ns)
 {
 	double secs;
 
-	if (front_number("--interval", arg, 0.001, &secs))
+	if (front_number("--interval", arg, 0, &secs))
 		return -1;
-	if (secs > 1e8)
-		return msg_error("bad --interval '%s' (at most 100000000 s)", arg);
+	if (secs < 0.001 || secs > 1e8)
+		return msg_error("bad --interval '%s' (seconds from 0.001 to 100000000)", arg);
 	*step_ns = (int64_t)(secs * 1e9 + 0.5);
 	return 0;
 }

@@ -211,12 +211,13 @@ static int parse_time(const struct slice *s, const char *opt, const char *arg, i
 		goto bad;
 	int64_t t = secs * NS_PER_S + frac;
 
-	if (!relative && t >= s->abs_from_ns) {
-		/* six decimals: a time as the text reports print it, rounded to the
-		 * microsecond; it stands for the events printed so, from half a us before */
-		if (dot && end - dot == 7)
-			t -= 500;
-		*out = t;
+	/* six decimals: a time as the text reports print it, rounded to the microsecond;
+	 * it stands for the events printed so, from half a us before (the capture's own
+	 * start as `ftana info` prints it too, rounded down or up) */
+	int64_t printed = dot && end - dot == 7 ? 500 : 0;
+
+	if (!relative && t >= s->abs_from_ns - printed) {
+		*out = t - printed;
 		return 0;
 	}
 	/* below the first event, and as seconds from it past the last: either meaning is
@@ -692,6 +693,14 @@ static int64_t count_query(sqlite3 *db, const char *sql, int64_t arg)
 	return n;
 }
 
+/* A thread of the syscall events summed without a row imported (syscall_totals,
+ * import/import_stream.c; a window's has every thread, calls 0 outside it)? */
+static bool in_syscall_totals(sqlite3 *db, int64_t tid)
+{
+	return db_has_table(db, "syscall_totals") &&
+	       count_query(db, "SELECT EXISTS (SELECT 1 FROM syscall_totals WHERE tid = ?1)", tid) != 0;
+}
+
 /* Does -p name a process or thread of the capture: in tasks (pid or tgid), or on an
  * event of an imported table (a task saved_cmdlines forgot), or of the syscall events
  * summed without a row imported (syscall_totals, import/import_stream.c)? */
@@ -701,8 +710,7 @@ static bool pid_seen(const struct slice *s, sqlite3 *db)
 		if (s->tasks[i].pid == s->pid || s->tasks[i].tgid == s->pid)
 			return true;
 	return count_query(db, "SELECT EXISTS (SELECT 1 FROM events WHERE pid = ?1)", s->pid) != 0 ||
-	       (db_has_table(db, "syscall_totals") &&
-		count_query(db, "SELECT EXISTS (SELECT 1 FROM syscall_totals WHERE tid = ?1)", s->pid) != 0);
+	       in_syscall_totals(db, s->pid);
 }
 
 void slice_note_unmatched(const struct slice *s, sqlite3 *db)
@@ -711,7 +719,8 @@ void slice_note_unmatched(const struct slice *s, sqlite3 *db)
 		msg_warn("-p %lld: no process or thread of that id in this capture (%zu tasks known)",
 			 (long long)s->pid, s->nr_tasks);
 	if (s->tid >= 0 && count_query(db, "SELECT EXISTS (SELECT 1 FROM tasks WHERE pid = ?1) OR "
-				       "EXISTS (SELECT 1 FROM events WHERE pid = ?1)", s->tid) == 0)
+				       "EXISTS (SELECT 1 FROM events WHERE pid = ?1)", s->tid) == 0 &&
+	    !in_syscall_totals(db, s->tid))
 		msg_warn("-L %lld: no thread of that id in this capture (%zu tasks known)",
 			 (long long)s->tid, s->nr_tasks);
 	if (s->comm_re) {

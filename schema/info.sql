@@ -11,11 +11,20 @@ UNION ALL SELECT 3, 'kernel', (SELECT group_concat(value, ' ') FROM
 	 ORDER BY CASE key WHEN 'uname_sysname' THEN 1 WHEN 'uname_release' THEN 2 ELSE 3 END))
 UNION ALL SELECT 4, 'clock', (SELECT value FROM m WHERE key = 'clock')
 -- started: when tracing was switched on (the first instant events could be recorded) in
--- UTC, to the us; else (a capture that does not say) when ftrec started, before its set-up
+-- UTC, to the us: its trace-clock time (END's traced_from_trace_ns, or in older files
+-- the first event, ftrec's marker right after tracing on; a capture cut before its END:
+-- the first event, so said) plus the wall-clock offset, both whole numbers and their sum
+-- one too (else no time: what reports say of such a capture); else when ftrec started,
+-- before its set-up
 UNION ALL SELECT 5, 'started', coalesce(
-	(SELECT datetime(w / 1000000000, 'unixepoch') || printf('.%06d UTC (tracing on)', w % 1000000000 / 1000)
+	(SELECT datetime(w / 1000000000, 'unixepoch') || printf('.%06d UTC (%s)', w % 1000000000 / 1000,
+		CASE WHEN EXISTS (SELECT 1 FROM m WHERE key IN ('traced_from_trace_ns', 'end_trace_ns'))
+		     THEN 'tracing on'
+		     ELSE 'first event: the capture has no END' END)
 	 FROM (SELECT CAST(f.value AS INTEGER) + CAST(o.value AS INTEGER) AS w
-	       FROM m f, m o WHERE f.key = 'traced_from_ns' AND o.key = 'wall_offset_ns') WHERE w >= 0),
+	       FROM m f, m o WHERE f.key = 'traced_from_ns' AND o.key = 'wall_offset_ns'
+	       AND CAST(f.value AS INTEGER) || '' = f.value AND CAST(o.value AS INTEGER) || '' = o.value)
+	 WHERE typeof(w) = 'integer' AND w >= 0),
 	(SELECT datetime(value / 1000000000, 'unixepoch') || ' UTC (ftrec started, before its set-up)'
 	 FROM m WHERE key = 'start_wall_ns'))
 UNION ALL SELECT 6, 'duration', (SELECT printf('%.6f s (first to last event)', value / 1e9)

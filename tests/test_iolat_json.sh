@@ -165,4 +165,14 @@ if awk -v f="$first" -v l="$last" 'BEGIN { exit !(f / 1e9 - 0.01 > (l - f) / 1e9
 else
 	fail "samples/iolat.ftz: its first event is too early on the trace clock for this check"
 fi
+# The start `ftana info` prints (six decimals, rounded down on these: case09's tracing on
+# is 146.2437966..., its first I/O later) typed back to --since is the capture's start
+for f in case09_iolat case05_funcgraph case12_kprobe_size; do
+	cp "$ROOT_DIR/samples/$f.ftz" "$work/"
+	on=$("$FTANA" info "$work/$f.ftz" | sed -n 's/.*(tracing on \([0-9.]*\) to stop.*/\1/p')
+	"$FTANA" report tpoint "$work/$f.ftz" --since "$on" >"$work/t.out" 2>"$work/t.err"
+	assert_eq "$f: --since $on (info's tracing on, as printed): exit" 0 $?
+	assert_eq "$f: --since $on: every event" "$("$FTANA" report tpoint "$work/$f.ftz" 2>/dev/null | wc -l)" \
+		"$(wc -l <"$work/t.out")"
+done
 finish

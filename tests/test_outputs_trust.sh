@@ -59,7 +59,9 @@ refused() { # WHAT TARGET COMMAND...
 	shift 2
 	"$@" >/dev/null 2>"$tmp/err"
 	assert_eq "$what: exit 1" 1 "$?"
-	assert_one_line_error "$what: one line" "$tmp/err" "segment name of the input's ring"
+	# (convert refuses a ring's head as its input in any case)
+	assert_one_line_error "$what: one line" "$tmp/err" \
+		"segment name of the input's ring|^ftana convert: .*the head of a flight-recorder ring"
 }
 for target in "$seg" "$next"; do
 	refused "db -o $(basename "$target")" "$target" "$FTANA" db "$tmp/r.ftz" -o "$target"
@@ -87,6 +89,12 @@ done
 assert_eq "renamed head: the segment is what it was" "$rsum" "$(md5sum <"$rseg")"
 "$FTANA" db "$tmp/renamed/copy.ftz" -o "$tmp/renamed/copy.db" >/dev/null 2>"$tmp/err"
 assert_eq "renamed head: another name is written" 0 "$?"
+# convert reads one file: a ring's head (no pages of its own) is refused, not written as
+# an empty trace.dat with exit 0
+"$FTANA" convert "$tmp/r.ftz" -o "$tmp/ring.dat" >/dev/null 2>"$tmp/err"
+assert_eq "convert of a ring's head: exit 1" 1 "$?"
+assert_one_line_error "convert of a ring's head: one line" "$tmp/err" "the head of a flight-recorder ring"
+[ -e "$tmp/ring.dat" ] && fail "convert of a ring's head wrote a trace.dat" || pass "convert of a ring's head: no trace.dat"
 
 # ------------------------------------------------------------- output that did not arrive
 "$FTANA" db "$tmp/r.ftz" >/dev/null 2>&1 # build the cache first: each run below only writes
@@ -106,6 +114,19 @@ for cmd in "info" "sql|SELECT count(*) FROM calls" "sql --json|SELECT count(*) F
 		assert_contains "$args, stdout $how: says so" "$tmp/err" "write error on standard output"
 	done
 done
+
+# ------------------------------------------------------------- -o -: nothing left in TMPDIR
+# (the temp output is made in a directory of ftana's own there, removed before the copy:
+# a reader that stops early, SIGPIPE, leaves nothing)
+mkdir "$tmp/tmpdir"
+cp "$ROOT_DIR/samples/triage.ftz" "$tmp/one.ftz"
+for cmd in db export convert; do
+	TMPDIR=$tmp/tmpdir "$FTANA" $cmd "$tmp/one.ftz" -o - 2>/dev/null | head -c 10 >/dev/null
+	assert_eq "$cmd -o - | head -c 10: nothing left in TMPDIR" "" "$(ls -A "$tmp/tmpdir")"
+done
+TMPDIR=$tmp/tmpdir "$FTANA" db "$tmp/one.ftz" -o - >"$tmp/one.db" 2>/dev/null
+assert_eq "db -o -: the whole database on stdout" 1 \
+	"$(sqlite3 "$tmp/one.db" "SELECT count(*) > 0 FROM sched_switch" 2>/dev/null)"
 
 # ------------------------------------------------------------- signals during export -o
 # (job control on: a non-interactive shell starts background jobs with SIGINT ignored,

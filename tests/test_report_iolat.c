@@ -601,7 +601,7 @@ static void test_refused(void **state)
 	static const char *const why[] = {
 		"CSV holds one table", "CSV holds one table", "--csv and --json exclude each other",
 		"--by groups --summary and --hist", "bad --by 'nothing'", "bad --interval '0'",
-		"bad --interval '0.0001'", "bad --interval 'x'", "bad --interval '1e9' (at most 100000000 s)",
+		"bad --interval '0.0001' (seconds from 0.001 to 100000000)", "bad --interval 'x'", "bad --interval '1e9' (seconds from 0.001 to 100000000)",
 		"bad -i '1': -i is the I/O type", "bad -i ''", "bad -D '253'", "bad -D '-1,0'", "bad -D '4096,0'",
 		"bad -p 'abc'", "unexpected argument 'extra'",
 	};

@@ -101,7 +101,8 @@ for f in "$T"/gen/*.ftz "$ROOT_DIR"/samples/triage.ftz "$ROOT_DIR"/samples/triag
 			       (SELECT tid FROM syscall_calls GROUP BY tid ORDER BY count(*) DESC LIMIT 1) AS p)")"
 		same=0 n=0
 		for w in "--since $t1" "--until $t1" "--since $t1 --until $t2 --by both" "--cpu 0" "--cpu 1 --by process" \
-			"--since $t1 -x --by both" "--until $t2 --cpu 0 -p $pid --csv" "--since +0 --by both --csv"; do
+			"--since $t1 -x --by both" "--until $t2 --cpu 0 -p $pid --csv" "--since +0 --by both --csv" \
+			"--since $t1 -L $pid" "-L $pid --by both"; do
 			n=$((n + 1))
 			# shellcheck disable=SC2086
 			"$FTANA" report syscount "$lean" $w >"$T/a" 2>"$T/ae"
@@ -114,7 +115,7 @@ for f in "$T"/gen/*.ftz "$ROOT_DIR"/samples/triage.ftz "$ROOT_DIR"/samples/triag
 				echo "  $name $w:"; diff "$T/a" "$T/b" | head -5; diff "$T/ae" "$T/be" | head -3
 			fi
 		done
-		assert_eq "$name: syscount over 8 windows (times, CPUs, -p, -x) = the rows'" "$n" "$same"
+		assert_eq "$name: syscount over $n windows (times, CPUs, -p, -L, -x) = the rows'" "$n" "$same"
 		case $name in
 		time_back | ret_bytes) ;; # (the rows were imported by the first question)
 		*) assert_eq "$name: the windows imported no syscall row" "0 0" \
@@ -137,5 +138,19 @@ head -c -100 "$T/gen/time_back.ftz" >"$T/dmg/c.ftz"
 "$FTANA" report syscount "$T/dmg/c.ftz" >/dev/null 2>"$T/dmg/err"
 assert_eq "damaged, totals given up: exit 3 (the report covers what came before)" 3 $?
 assert_eq "damaged, totals given up: the damage said once" 1 "$(grep -c 'damaged at offset' "$T/dmg/err")"
+# a cache a windowed question built holds no syscall row: given directly as a .db, a
+# report that reads them says so in one line (it printed an empty table, exit 0)
+mkdir -p "$T/asdb"
+cp "$ROOT_DIR/samples/triage.ftz" "$T/asdb/c.ftz"
+"$FTANA" report syscount "$T/asdb/c.ftz" --since +0.05 >/dev/null 2>&1
+"$FTANA" report syscount "$T/asdb/c.ftz.db" --since +0.05 >"$T/asdb/out" 2>"$T/asdb/err"
+assert_eq "the cache as a .db: syscount --since: exit 1" 1 $?
+assert_one_line_error "the cache as a .db: syscount --since: the missing rows named" "$T/asdb/err" \
+	"c.ftz.db: this database lacks the capture's syscalls:sys_(enter|exit)_[a-z_0-9]+ events"
+assert_eq "the cache as a .db: nothing on stdout" "" "$(cat "$T/asdb/out")"
+"$FTANA" sql "$T/asdb/c.ftz" "SELECT 1" >/dev/null 2>&1 # every type
+"$FTANA" report syscount "$T/asdb/c.ftz.db" --since +0.05 >"$T/asdb/out2" 2>/dev/null
+assert_eq "the cache as a .db, once whole: the window's answer" \
+	"$("$FTANA" report syscount "$T/asdb/c.ftz" --since +0.05 2>/dev/null)" "$(cat "$T/asdb/out2")"
 assert_eq "captures compared" " loss_at_exit loss_between ret_bytes time_back triage triage_stacks opensnoop" "$caps"
 finish

@@ -394,6 +394,20 @@ def end_window():
         case(name, cap.build() + end_sec(b"stop_reason=test\n" + text), runs)
 
 
+def wall_edges():
+    """INFO's start_wall_ns and start_trace_ns at the int64 ends: their difference (the
+    wall-clock offset) overflowed (UBSan); such a pair is no clock, so the capture has no
+    wall-clock time, and info says no UTC start from it."""
+    for name, wall, trace in (("wall_edges_max", "9223372036854775807", "-1"),
+                              ("wall_edges_min", "-9223372036854775808", "1")):
+        cap = Capture(info_extra={"start_wall_ns": wall, "start_trace_ns": trace})
+        n = with_good(cap)
+        runs = standard(n) + [
+            ("sql:select count(*) from meta where key = 'wall_offset_ns'", "0", 0, 0, "stdout=^ *0 *$"),
+            ("report:summary --wall", "0", 0, 0, "-")]
+        case(name, cap.build(), runs)
+
+
 # ---- ftrec's /proc/tgids, written by whoever made the file ---------------------------
 def proc_tgids():
     # FORMAT.md 4.2: "TID TGID" decimal lines; anything else is skipped. 200,000 good
@@ -553,7 +567,8 @@ def main():
     for gen in (sqli_system, sqli_event_field, case_collide, reserved_names, info_nul,
                 field_layouts, pid_size3, print_fmt_cases, printk_malformed, proc_tgids,
                 zstd_bombs, ring_bombs,
-                file_bombs, cpus_3000, files_250k, esc_text, stop_if_cases, comm_16m, end_window, planted_db, sql_writes,
+                file_bombs, cpus_3000, files_250k, esc_text, stop_if_cases, comm_16m, end_window, wall_edges,
+                planted_db, sql_writes,
                 tracedat_cases, tracedat_v7_cases, tracedat_v7_bombs):
         if not (small and gen in big):
             gen()
