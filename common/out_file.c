@@ -121,7 +121,7 @@ static void out_on_signal(int sig)
 	raise(sig);
 }
 
-static void out_pending(char *tmp)
+static void install_handlers(void)
 {
 	static bool installed;
 
@@ -139,7 +139,25 @@ static void out_pending(char *tmp)
 		}
 		installed = true;
 	}
+}
+
+static void out_pending(char *tmp)
+{
+	install_handlers();
 	pending_tmp = tmp;
+}
+
+void out_private_dir_pending(char *dir)
+{
+	install_handlers();
+	pending_dir = dir;
+}
+
+void out_private_dir_done(char *dir)
+{
+	if (pending_dir == dir)
+		pending_dir = NULL;
+	rmdir(dir);
 }
 
 int out_open(struct out_file *o, const char *path, const char *input)
@@ -156,7 +174,7 @@ int out_open(struct out_file *o, const char *path, const char *input)
 			msg_error("cannot make a temp directory for standard output: %s", strerror(errno));
 			return -1;
 		}
-		pending_dir = o->tmpdir;
+		out_private_dir_pending(o->tmpdir);
 		if (asprintf(&o->tmp, "%s/out.XXXXXX", o->tmpdir) < 0)
 			o->tmp = NULL;
 	} else if (asprintf(&o->tmp, "%s.XXXXXX", path) < 0) {

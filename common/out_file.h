@@ -58,5 +58,9 @@ void out_abort(struct out_file *o);
  * as a name in a shared /tmp could be. malloc'd; NULL (errno set) when it cannot be made.
  */
 char *out_private_dir(const char *stem);
+/* DIR (from out_private_dir, emptied by whoever works in it) is removed if SIGINT,
+ * SIGTERM or SIGHUP ends ftana before out_private_dir_done(DIR). */
+void out_private_dir_pending(char *dir);
+void out_private_dir_done(char *dir);
 
 #endif

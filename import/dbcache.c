@@ -660,6 +660,7 @@ sqlite3 *dbcache_summary(const char *const *files, size_t n, bool *damaged)
 		cset_free(&in.cs);
 		return NULL;
 	}
+	out_private_dir_pending(dir);
 	snprintf(tmp, sizeof(tmp), "%s/info.db", dir);
 	if (import_isolated_job(&job, tmp, damaged, finish_summary, &b) == 0) {
 		db = open_db(tmp, false);
@@ -667,7 +668,7 @@ sqlite3 *dbcache_summary(const char *const *files, size_t n, bool *damaged)
 	} else if (in.st.st_size < 16 && in.kind == KIND_FTZ) {
 		*damaged = true; /* a .ftz cut inside its file header */
 	}
-	rmdir(dir);
+	out_private_dir_done(dir);
 	free(dir);
 	cset_free(&in.cs);
 	return db;

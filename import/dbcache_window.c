@@ -116,6 +116,7 @@ int dbcache_window(sqlite3 *db, const char *const *files, size_t n, const char *
 	 * planted, and its tables would be copied as ours; none there: the rows instead */
 	if (!(dir = out_private_dir("ftana-window")))
 		return 0;
+	out_private_dir_pending(dir); /* (the import child removes what it made in it) */
 	if (asprintf(&tmp, "%s/window.db", dir) < 0)
 		tmp = NULL, msg_error("out of memory");
 	else if (import_isolated_job(&job, tmp, &damaged, no_finish, NULL) == 0)
@@ -123,7 +124,7 @@ int dbcache_window(sqlite3 *db, const char *const *files, size_t n, const char *
 	/* (a failed import said why; the damage was said by the report's own import) */
 	if (tmp)
 		unlink(tmp);
-	rmdir(dir);
+	out_private_dir_done(dir);
 	free(tmp);
 	free(dir);
 	return rc;

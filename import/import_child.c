@@ -165,6 +165,9 @@ int import_isolated_job(const struct import_job *job, const char *tmp, bool *dam
 	if (rc < 0 || stop_signal)
 		remove_tmp(tmp);
 	if (stop_signal) {
+		/* the handler ftana had before (out_file.c's removes a temp directory the
+		 * import was made in, then dies of the signal), else the default */
+		raise(stop_signal);
 		signal(stop_signal, SIG_DFL);
 		raise(stop_signal);
 	}

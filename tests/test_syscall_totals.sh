@@ -152,5 +152,24 @@ assert_eq "the cache as a .db: nothing on stdout" "" "$(cat "$T/asdb/out")"
 "$FTANA" report syscount "$T/asdb/c.ftz.db" --since +0.05 >"$T/asdb/out2" 2>/dev/null
 assert_eq "the cache as a .db, once whole: the window's answer" \
 	"$("$FTANA" report syscount "$T/asdb/c.ftz" --since +0.05 2>/dev/null)" "$(cat "$T/asdb/out2")"
+# a signal during a window's import (its child held by the test hook) leaves nothing
+# in TMPDIR: neither the window's database nor the directory of ftana's own it is in
+mkdir -p "$T/sigtmp"
+cp "$ROOT_DIR/samples/triage.ftz" "$T/asdb/s.ftz"
+"$FTANA" report syscount "$T/asdb/s.ftz" >/dev/null 2>&1 # the cache, without the hook
+set -m
+for sig in INT TERM; do
+	TMPDIR=$T/sigtmp FTANA_TEST_IMPORT_CRASH=hang "$FTANA" report syscount "$T/asdb/s.ftz" --cpu 0 \
+		>/dev/null 2>&1 &
+	p=$!
+	for _ in $(seq 100); do [ -n "$(ls -A "$T/sigtmp")" ] && break; sleep 0.1; done
+	assert_eq "SIG$sig during a window's import: its directory was made" 1 "$(ls -A "$T/sigtmp" | wc -l)"
+	kill -$sig $p
+	wait $p
+	rc=$?
+	assert_eq "SIG$sig during a window's import: ftana died of it" "$((128 + $(kill -l $sig)))" $rc
+	assert_eq "SIG$sig during a window's import: nothing left in TMPDIR" "" "$(ls -A "$T/sigtmp")"
+done
+set +m
 assert_eq "captures compared" " loss_at_exit loss_between ret_bytes time_back triage triage_stacks opensnoop" "$caps"
 finish
