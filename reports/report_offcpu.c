@@ -27,7 +27,9 @@ static const struct report_option options[] = {
 	[OPT_BY] = { "by", 0, "GROUP", "one row per thread (tid, the default), process (pid) or\n"
 		     "command name (comm), and reason; or per waker (the comm of\n"
 		     "the task whose wakeup ended the interval), task and reason:\n"
-		     "who woke whom ([no wakeup]: preempted, yielded)" },
+		     "who woke whom ([no wakeup]: preempted, yielded; record\n"
+		     "sched_waking: with sched_wakeup alone a wakeup from another\n"
+		     "CPU names the task then on the woken one's, often <idle>)" },
 	[OPT_FOLDED] = { "folded", 0, NULL, "text: \"comm;root;...;leaf usecs\" lines, the switch-out\n"
 			 "stacks (FlameGraph input, as bcc offcputime -f)" },
 	{ 0 }

@@ -228,7 +228,9 @@ const struct report_option sched_dist_options[] = {
 
 const struct report_option sched_dist_waker_options[] = {
 	[DIST_OPT_BY] = { "by", 0, "GROUP", SCHED_BY_HELP ",\nor the task that woke it (waker: its comm; [preempted],\n"
-			  "[wakeup] when no waker is known)" },
+			  "[wakeup] when no waker is known; record sched_waking: with\n"
+			  "sched_wakeup alone a wakeup from another CPU names the task\n"
+			  "then on the woken one's, often <idle>)" },
 	[DIST_OPT_SUMMARY] = DIST_OPT_SUMMARY_DEF,
 	{ 0 }
 };

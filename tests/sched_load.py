@@ -13,9 +13,9 @@ written as cpu_ns=, runq_ns=, slices=).
   bursts N MS GAP CPU OUTDIR   N bursts of MS ms of CPU time (its own thread clock) on
                                CPU, GAP ms asleep after each
                                (file bursts.TID)
-  wake N OUTDIR                a reader (comm ftwakee) blocked on a pipe, woken by the
-                               writer's (comm ftwaker) N writes and its close (file
-                               wake.TID: the bytes it read, n=)
+  wake N CPU OUTDIR            a reader (comm ftwakee) blocked on a pipe, woken by the
+                               writer's (comm ftwaker) N writes and its close, both on
+                               CPU (file wake.TID: the bytes it read, n=)
 """
 import os
 import threading
@@ -102,9 +102,12 @@ def set_comm(name):
         f.write(name)
 
 
-def wake(n, outdir):
+def wake(n, cpu, outdir):
     """A reader blocked on a pipe woken n times by this process's writes, 20 ms apart,
-    and once more by its close (EOF): the reader's waker is known, ftwaker."""
+    and once more by its close (EOF): the reader's waker is known, ftwaker. Both on CPU:
+    a recording of sched_wakeup alone (no sched_waking) names the task current on the
+    woken task's CPU, which for a wakeup from another CPU is not the waker (often idle)."""
+    os.sched_setaffinity(0, {cpu})
     r, w = os.pipe()
     pid = os.fork()
     if pid == 0:
@@ -135,6 +138,6 @@ if __name__ == "__main__":
     elif mode == "bursts":
         bursts(int(args[0]), float(args[1]), float(args[2]), int(args[3]), args[4])
     elif mode == "wake":
-        wake(int(args[0]), args[1])
+        wake(int(args[0]), int(args[1]), args[2])
     else:
         sys.exit("sched_load.py: unknown mode " + mode)

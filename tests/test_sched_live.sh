@@ -15,7 +15,9 @@
 #           and >= 40 x 2.5 ms; no slice longer than the longest burst's wall time; at least
 #           a third of the bursts whole (in 2048-4095 us: a burst is shorter than the scheduler's slice,
 #           so only other work's wakeups on the CPU can cut one).
-#   wake:   a reader blocked on a pipe, woken by the writer's 30 writes and its close:
+#   wake:   a reader blocked on a pipe, woken by the writer's 30 writes and its close (both
+#           on CPU 0: the recording has sched_wakeup, not sched_waking, and a wakeup from
+#           another CPU is traced there, under that CPU's current task, often idle):
 #           runqlat --by waker and offcpu --by waker name the writer (ftwaker) for all but
 #           the few the reader may not have slept for, and no other task.
 #   summary: 5 execs of a uniquely named copy of true, 3 SIGCONTs sent by the recorded
@@ -44,7 +46,7 @@ cp /bin/true "$work/true-$$"
 "$FTREC" record -e sched:sched_switch,sched:sched_wakeup,sched:sched_wakeup_new,sched:sched_process_exec,signal:signal_generate \
 	-s -b 8192 -q -o "$work/s.ftz" -- sh -c 'echo $$ >"$4/shell"
 	"$1" "$2" pair 2 "$3" "$4" & "$1" "$2" sleep 25 20 0 "$4" &
-	"$1" "$2" bursts 40 2.5 10 0 "$4" & "$1" "$2" wake 30 "$4" &
+	"$1" "$2" bursts 40 2.5 10 0 "$4" & "$1" "$2" wake 30 0 "$4" &
 	for i in 1 2 3 4 5; do "$5"; done
 	sleep 1 & s=$!; for i in 1 2 3; do kill -CONT $s; done
 	wait' sh "$PY" "$LOAD" "$last_cpu" "$work/gt" "$work/true-$$" \
