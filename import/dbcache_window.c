@@ -30,6 +30,7 @@ static int copy_table(sqlite3 *src, sqlite3 *db, const char *name)
 	sqlite3_stmt *rd = NULL, *wr = NULL;
 	sqlite3_str *create = sqlite3_str_new(db), *insert = sqlite3_str_new(db);
 	char *sel = sqlite3_mprintf("SELECT * FROM \"%w\"", name), *create_sql = NULL, *insert_sql = NULL;
+	sqlite3 *failed = src; /* whose error a failure is */
 	int rc = -1, step;
 
 	if (!sel || sqlite3_prepare_v2(src, sel, -1, &rd, NULL) != SQLITE_OK)
@@ -47,6 +48,7 @@ static int copy_table(sqlite3 *src, sqlite3 *db, const char *name)
 	create_sql = sqlite3_str_finish(create);
 	insert_sql = sqlite3_str_finish(insert);
 	create = insert = NULL;
+	failed = db;
 	if (!create_sql || !insert_sql || db_exec(db, create_sql) ||
 	    sqlite3_prepare_v2(db, insert_sql, -1, &wr, NULL) != SQLITE_OK)
 		goto out;
@@ -57,11 +59,11 @@ static int copy_table(sqlite3 *src, sqlite3 *db, const char *name)
 			goto out;
 		sqlite3_reset(wr);
 	}
+	failed = src;
 	rc = step == SQLITE_DONE ? 0 : -1;
 out:
 	if (rc)
-		msg_error("%s: cannot copy the window's rows: %s", name,
-			  sqlite3_errmsg(rd && !wr ? src : db));
+		msg_error("%s: cannot copy the window's rows: %s", name, sqlite3_errmsg(failed));
 	sqlite3_free(sqlite3_str_finish(create));
 	sqlite3_free(sqlite3_str_finish(insert));
 	sqlite3_free(sel);

@@ -300,8 +300,8 @@ static int window_derive(struct report_ctx *ctx)
 
 	if (made < 0)
 		return CMD_EXIT_ERROR;
-	ctx->window = made > 0;
-	ctx->window = ctx->window && ctx->def->whole_ok(ctx);
+	ctx->window = made > 0; /* (whole_ok reads it) */
+	ctx->window = made > 0 && ctx->def->whole_ok(ctx);
 	return 0;
 }
 
