@@ -38,7 +38,7 @@
 #include "store/trust.h"
 
 /* Bump when the database layout changes: older caches are rebuilt. */
-#define DB_VERSION "10" /* 2: profile_rounds, function_profile; 3: signed (cache_mac); 4: tgids from /proc/tgids; 5: types imported as asked (event_types.imported); 6: sched_tasks, sched_statuses; 7: traced_from_ns, complete_from_ns, traced_until_ns; 8: syscall_totals, the report views kept (views_keep); 9: capture_stop; 10: slow_calls kept */
+#define DB_VERSION "11" /* 2: profile_rounds, function_profile; 3: signed (cache_mac); 4: tgids from /proc/tgids; 5: types imported as asked (event_types.imported); 6: sched_tasks, sched_statuses; 7: traced_from_ns, complete_from_ns, traced_until_ns; 8: syscall_totals, the report views kept (views_keep); 9: capture_stop; 10: slow_calls kept; 11: syscalls stored as their pairs (import_syscalls.c) */
 
 enum kind { KIND_FTZ, KIND_TRACEDAT, KIND_DB, KIND_OTHER };
 

@@ -177,6 +177,8 @@ static int plan_pass(struct importer *im, const struct import_types *types)
 		if (im->base && !im->summary && t->nr_pairs)
 			DEC_TYPE_SET(im->deliver, id);
 	}
+	if (!rc)
+		rc = sysstore_plan(im);
 	return rc ? rc : stream_plan(im, types);
 }
 
@@ -258,7 +260,7 @@ static int run(struct importer *im, const char *db, bool show, const struct impo
 		rc = pass_events(im, show);
 		int qrc = queue_finish(im);
 
-		if (rc || (rc = qrc) || (rc = stream_write(im)))
+		if (rc || (rc = qrc) || (rc = stream_write(im)) || (rc = sysstore_finish(im)))
 			return rc;
 	}
 	res->events = dec_span(im->dec, &first, &last);
@@ -286,12 +288,16 @@ int import_ftz(const char *ftz, const char *db, bool progress_on, struct import_
 	return import_capture(&ftz, 1, db, IMPORT_NEW, NULL, progress_on, res);
 }
 
-int import_capture(const char *const *inputs, size_t n, const char *db, enum import_mode mode,
-		   const struct import_types *types, bool progress_on, struct import_result *res)
+/* One pass (rows_only: syscalls as rows, never as their pairs). *retry: the syscall
+ * store gave up, its types are still to import (import_syscalls.c). */
+static int capture_pass(const char *const *inputs, size_t n, const char *db, enum import_mode mode,
+			const struct import_types *types, bool progress_on, struct import_result *res,
+			bool rows_only, bool *retry)
 {
 	const char *ftz = inputs[0];
 	struct importer im = { .path = ftz, .base = mode != IMPORT_EXTEND && mode != IMPORT_WINDOW,
-			       .summary = mode == IMPORT_SUMMARY, .window = mode == IMPORT_WINDOW };
+			       .summary = mode == IMPORT_SUMMARY, .window = mode == IMPORT_WINDOW,
+			       .rows_only = rows_only };
 	const uint16_t one = 1;
 	int rc;
 
@@ -325,7 +331,9 @@ int import_capture(const char *const *inputs, size_t n, const char *db, enum imp
 	}
 	free(im.unsaid);
 	free(im.want);
+	*retry = !rc && im.sys_retry;
 	stream_free(&im);
+	sysstore_free(&im);
 	sqlite3_finalize(im.lost_insert);
 	sqlite3_finalize(im.stack_insert);
 	plan_free(&im);
@@ -337,4 +345,15 @@ int import_capture(const char *const *inputs, size_t n, const char *db, enum imp
 	}
 	dec_close(im.dec);
 	return rc ? -1 : 0;
+}
+
+int import_capture(const char *const *inputs, size_t n, const char *db, enum import_mode mode,
+		   const struct import_types *types, bool progress_on, struct import_result *res)
+{
+	bool retry = false;
+	int rc = capture_pass(inputs, n, db, mode, types, progress_on, res, false, &retry);
+
+	if (!rc && retry) /* the same types, the syscalls as rows this time */
+		rc = capture_pass(inputs, n, db, IMPORT_EXTEND, types, progress_on, res, true, &retry);
+	return rc;
 }

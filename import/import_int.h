@@ -76,6 +76,9 @@ struct importer {
 	bool progress_on;       /* the progress line is drawn, its last state still to come */
 	double progress_t0;
 	struct stream *stream;  /* a derivation made from the decoded events, or NULL */
+	struct sysstore *sys;   /* the syscalls stored as their pairs (import_syscalls.c), or NULL */
+	bool rows_only;         /* ... never: the pass after one that gave up */
+	bool sys_retry;         /* the store gave up: its types are still to import */
 	bool said;              /* an error was said (im_error): the import fails with it */
 	char *unsaid;           /* the last error that cost one row only (im_sql_error_kept) */
 };
@@ -158,6 +161,24 @@ int stream_event(struct importer *im, const struct etable *t, const struct dec_e
 int stream_write(struct importer *im);
 void stream_free(struct importer *im);
 
+/*
+ * import_syscalls.c: the syscalls of a pass stored as their pairs, each type a view.
+ * sysstore_plan sets im->sys when the pass does it (every syscall type of the capture
+ * imported now, of the usual shape, no stacks); then every event handed out goes to
+ * sysstore_tick, the types sysstore_takes to sysstore_event instead of their rows, and
+ * sysstore_finish (after the walk) writes the rest and the views, or, when the store
+ * gave up, drops what it wrote and sets im->sys_retry. The writer thread applies its
+ * rows (sysstore_apply, sysstore_size bytes each). 0, or an error said.
+ */
+int sysstore_plan(struct importer *im);
+bool sysstore_takes(const struct importer *im, int type_id);
+int sysstore_tick(struct importer *im, const struct dec_event *ev);
+int sysstore_event(struct importer *im, const struct etable *t, const struct dec_event *ev);
+int sysstore_apply(struct importer *im, int kind, const void *bytes);
+size_t sysstore_size(int kind);
+int sysstore_finish(struct importer *im);
+void sysstore_free(struct importer *im);
+
 /* import_stacks.c: a stack's rows. */
 int stacks_store(struct importer *im, int64_t id, const uint64_t *addrs, int n);
 
@@ -169,6 +190,8 @@ int queue_row(struct importer *im, struct etable *t, uint64_t id, uint64_t ts, i
 	      const uint8_t *data, int size, int64_t stack_id);
 int queue_loss(struct importer *im, int cpu, uint64_t ts, int64_t count);
 int queue_stack(struct importer *im, int64_t id, const uint64_t *addrs, int n);
+/* A row of the syscall store (import_syscalls.c): its KIND and SIZE bytes. */
+int queue_sys(struct importer *im, int kind, const void *row, size_t size);
 int queue_finish(struct importer *im);
 
 #endif

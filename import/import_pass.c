@@ -174,6 +174,8 @@ int pass_events(struct importer *im, bool show)
 
 		if (im->stream && (rc = stream_tick(im, &ev)))
 			break;
+		if (im->sys && (rc = sysstore_tick(im, &ev)))
+			break;
 
 		/* an event the decoder skipped came after the waiting one on this CPU: in a
 		 * full import it would have ended that wait (and now waits itself) */
@@ -200,10 +202,15 @@ int pass_events(struct importer *im, bool show)
 		if (im->stream && (rc = stream_event(im, t, &ev)))
 			break;
 
-		if (wanted && !t->created && (rc = queue_create(im, t)))
-			break;
 		im->ids = ev.seq;
-		if (ks) {
+		if (im->sys && sysstore_takes(im, ev.type_id)) {
+			/* (no stack: the store is not used where one could follow) */
+			if (im->base)
+				plan_comms(im, t, ev.record->data, ev.record->size);
+			rc = sysstore_event(im, t, &ev);
+		} else if (wanted && !t->created && (rc = queue_create(im, t))) {
+			break;
+		} else if (ks) {
 			if (skipped_waits(p, &ev))
 				p->skipped_done = ev.cpu_prev_seq;
 			rc = flush(im, p, ev.cpu);

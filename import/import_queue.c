@@ -22,7 +22,7 @@
 #define BATCH_BYTES (256u << 10)
 #define QUEUE_DEPTH 8
 
-enum msg_kind { MSG_CREATE = 1, MSG_ROW, MSG_LOSS, MSG_STACK };
+enum msg_kind { MSG_CREATE = 1, MSG_ROW, MSG_LOSS, MSG_STACK, MSG_SYS };
 
 struct msg {
 	uint8_t kind;
@@ -30,7 +30,7 @@ struct msg {
 	uint32_t table;   /* index into im->tables */
 	uint32_t size;    /* record bytes (ROW) or addresses (STACK) that follow */
 	uint64_t id, ts;  /* ROW; STACK: id */
-	int64_t value;    /* ROW: stack_id; LOSS: count, -1 unknown */
+	int64_t value;    /* ROW: stack_id; LOSS: count, -1 unknown; SYS: its kind */
 };
 
 struct batch {
@@ -63,6 +63,8 @@ static int apply(struct importer *im, const struct msg *m, const uint8_t *bytes)
 		return pass_note_loss(im, m->cpu, m->ts, m->value);
 	case MSG_STACK:
 		return stacks_store(im, (int64_t)m->id, (const uint64_t *)bytes, (int)m->size);
+	case MSG_SYS:
+		return sysstore_apply(im, (int)m->value, bytes);
 	}
 	return -EINVAL;
 }
@@ -70,7 +72,8 @@ static int apply(struct importer *im, const struct msg *m, const uint8_t *bytes)
 /* Each message: its header, then its bytes, padded to 8. */
 static size_t msg_len(const struct msg *m)
 {
-	size_t bytes = m->kind == MSG_STACK ? (size_t)m->size * 8 : m->kind == MSG_ROW ? m->size : 0;
+	size_t bytes = m->kind == MSG_STACK ? (size_t)m->size * 8 :
+		       m->kind == MSG_ROW || m->kind == MSG_SYS ? m->size : 0;
 
 	return sizeof(*m) + ((bytes + 7) & ~(size_t)7);
 }
@@ -212,6 +215,13 @@ int queue_stack(struct importer *im, int64_t id, const uint64_t *addrs, int n)
 	struct msg m = { .kind = MSG_STACK, .id = (uint64_t)id, .size = (uint32_t)n };
 
 	return put(im, &m, addrs, (size_t)n * sizeof(*addrs));
+}
+
+int queue_sys(struct importer *im, int kind, const void *row, size_t size)
+{
+	struct msg m = { .kind = MSG_SYS, .size = (uint32_t)size, .value = kind };
+
+	return put(im, &m, row, size);
 }
 
 int queue_start(struct importer *im)

@@ -122,7 +122,7 @@ static bool stream_asked(struct importer *im, const struct import_types *types)
 
 int stream_plan(struct importer *im, const struct import_types *types)
 {
-	if (im->summary || !stream_asked(im, types))
+	if (im->summary || im->sys || !stream_asked(im, types))
 		return 0;
 	struct stream *s = calloc(1, sizeof(*s));
 
