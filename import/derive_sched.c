@@ -28,14 +28,11 @@
 #include "common/msg.h"
 #include "import/derive.h"
 #include "import/derive_int.h"
+#include "import/derive_sched_store.h"
 #include "import/derive_sched_totals.h"
 #include "import/derive_util.h"
 #include "store/db.h"
 
-/* The outputs, as schema/derive_sched.sql creates them. */
-#define SQL_FILE "schema/derive_sched.sql"
-static const char *const outputs[3] = { "oncpu", "runq_waits", "offcpu" };
-enum { NCOL_ONCPU = 12, NCOL_RUNQ = 11, NCOL_OFFCPU = 15 };
 
 /* The inputs, read by column name. */
 static const char *const switch_cols[] = { "id", "ts", "cpu", "prev_pid", "prev_comm", "prev_state",
@@ -69,6 +66,10 @@ struct task {
 	bool q_neg;      /* its order: printf('%020d') sorts negatives first, by magnitude */
 	uint64_t q_mag;
 	struct dint q_waker; /* its waker: the wakeup's common pid (NULL: preempted) */
+	/* what a link needs (derive_sched_store.h): the events' ids, and whether their
+	 * values are as the views read them (clean) */
+	int64_t head_id, q_id;
+	bool head_clean, q_clean;
 };
 
 /* A switch-in's rows, written when the next switch on the CPU names the task. */
@@ -80,6 +81,8 @@ struct pending {
 	int64_t q_ts;
 	struct dint waker;
 	struct dint off_ts, out_cpu, state, stack;
+	int64_t q_id, off_id;
+	bool s_clean, q_clean, off_clean; /* the switch-in, the enqueue, the switch-out */
 };
 
 struct cpu {
@@ -89,6 +92,7 @@ struct cpu {
 	struct dint id, ts, next_pid;
 	int64_t losses;            /* its losses at or before that switch */
 	struct dtext next_comm;
+	bool clean;                /* that switch's values are as a view reads them */
 	bool pending;
 	struct pending p;
 };
@@ -98,7 +102,7 @@ struct pass {
 	const char *schema;
 	struct loss_windows w;
 	struct dmap cpus, tasks;
-	struct drows out[3]; /* oncpu, runq_waits, offcpu */
+	struct sched_store store; /* oncpu, runq_waits, offcpu */
 	struct dmap names;   /* tasks: pid -> comm (the wakers' names) */
 	uint64_t seq;
 	struct sched_totals totals; /* sched_tasks, sched_statuses */
@@ -115,6 +119,8 @@ struct interval {
 	const char *comm;
 	int comm_len;
 	const char *status;
+	bool link;           /* stored as a link: the view gives it back */
+	int64_t end_gap;
 };
 
 static bool real_task(struct dint pid)
@@ -122,30 +128,9 @@ static bool real_task(struct dint pid)
 	return !pid.null && pid.v != 0;
 }
 
-/* prev_state as the kernel prints it (kernel 4.14 on); "" for NULL, as the SQL gives. */
-static const char *state_text(struct dint s, char *buf)
-{
-	static const char letters[] = "SDTtXZPI";
-	char *p = buf;
-
-	if (s.null)
-		return "";
-	if ((s.v & 255) == 0)
-		return s.v == 0 ? "R" : "R+";
-	for (int i = 0; i < 8; i++)
-		if (s.v & (1 << i)) {
-			if (p != buf)
-				*p++ = '|';
-			*p++ = letters[i];
-		}
-	*p = '\0';
-	return buf;
-}
-
 static int emit_interval(struct pass *ps, const struct interval *iv)
 {
-	struct drows *out = &ps->out[0];
-	struct dcell *c = drows_cells(out);
+	struct dcell *c = sched_store_cells(&ps->store, SCHED_ONCPU);
 	bool ok = !strcmp(iv->status, "ok"), known = ok || !strcmp(iv->status, "head");
 	bool idle = !iv->pid.null && iv->pid.v == 0;
 	struct dint none = { 0, true };
@@ -161,12 +146,24 @@ static int emit_interval(struct pass *ps, const struct interval *iv)
 	dc_int(&c[8], known ? iv->state : none);
 	dc_int(&c[10], known ? iv->stack : none);
 	if (dc_text(&c[2], idle ? "<idle>" : iv->comm, idle ? -1 : iv->comm_len) ||
-	    dc_text(&c[9], known ? state_text(iv->state, text) : NULL, -1) ||
+	    dc_text(&c[9], known ? sched_state_text(iv->state, text) : NULL, -1) ||
 	    dc_text(&c[11], iv->status, -1) ||
 	    sched_totals_interval(&ps->totals, iv->pid, iv->comm, iv->comm_len, iv->start_ts,
 				  iv->end_ts, iv->status))
 		return -1;
-	return drows_add(out);
+	if (iv->link)
+		return sched_store_link_oncpu(&ps->store, iv->start_id.v, iv->end_gap, iv->state);
+	return sched_store_add(&ps->store, SCHED_ONCPU);
+}
+
+/* Is text s (len bytes; NULL: none) the switch-in's next_comm? */
+static bool same_text(const char *s, int len, const struct dtext *t)
+{
+	if (!s || t->len < 0)
+		return !s && t->len < 0;
+	if (len < 0)
+		len = (int)strlen(s);
+	return len == t->len && !memcmp(s, t->s, (size_t)len);
 }
 
 /* The name of a waker (NULL: none, or not in tasks), its length in *len (-1: up to NUL). */
@@ -185,12 +182,12 @@ static const char *waker_name(const struct pass *ps, struct dint pid, int *len)
 	return dtext_str(&n->comm);
 }
 
-/* The rows of a switch-in on cpu, its task named comm. */
+/* The rows of a switch-in on cpu, its task named comm (the switch-in's own name: s_comm). */
 static int emit_pending(struct pass *ps, struct dint cpu, const struct pending *p, const char *comm,
-			int comm_len)
+			int comm_len, const struct dtext *s_comm)
 {
-	struct drows *out = &ps->out[1];
-	struct dcell *c = drows_cells(out);
+	struct dcell *c = sched_store_cells(&ps->store, SCHED_RUNQ);
+	bool link = ps->store.links && p->s_clean && p->q_clean && same_text(comm, comm_len, s_comm);
 	struct dint none = { 0, true }, q_ts = { p->q_ts, !p->queued };
 	int waker_len;
 	const char *waker_comm = waker_name(ps, p->waker, &waker_len);
@@ -206,15 +203,19 @@ static int emit_pending(struct pass *ps, struct dint cpu, const struct pending *
 	if (dc_text(&c[4], comm, comm_len) ||
 	    dc_text(&c[6], p->queued ? queued_by[p->q_kind] : NULL, -1) ||
 	    dc_text(&c[7], p->status, -1) || dc_text(&c[10], waker_comm, waker_len) ||
-	    sched_totals_wait(&ps->totals, p->pid, comm, comm_len, &c[8], p->status) ||
-	    drows_add(out))
+	    sched_totals_wait(&ps->totals, p->pid, comm, comm_len, &c[8], p->status))
+		return -1;
+	if (link && p->wait ? sched_store_link_runq(&ps->store, p->run_id.v, p->run_id.v - p->q_id, p->q_kind) :
+	    sched_store_add(&ps->store, SCHED_RUNQ))
 		return -1;
 	if (!p->off)
 		return 0;
 	if (sched_totals_offcpu(&ps->totals, p->pid, p->off_ok ? "ok" : "lost_events"))
 		return -1;
-	out = &ps->out[2];
-	c = drows_cells(out);
+	if (link && p->off_ok && p->queued && p->off_clean)
+		return sched_store_link_offcpu(&ps->store, p->run_id.v, p->run_id.v - p->off_id,
+					       p->run_id.v - p->q_id, p->q_kind, p->state);
+	c = sched_store_cells(&ps->store, SCHED_OFFCPU);
 	dc_int(&c[0], p->run_id);
 	dc_int(&c[1], p->run_ts);
 	dc_int(&c[2], cpu);
@@ -226,11 +227,11 @@ static int emit_pending(struct pass *ps, struct dint cpu, const struct pending *
 	dc_diff(&c[11], p->off_ok ? p->run_ts : none, p->off_ts);
 	dc_diff(&c[12], p->off_ok ? p->run_ts : none, q_ts);
 	dc_int(&c[13], p->waker);
-	if (dc_text(&c[4], comm, comm_len) || dc_text(&c[8], state_text(p->state, text), -1) ||
+	if (dc_text(&c[4], comm, comm_len) || dc_text(&c[8], sched_state_text(p->state, text), -1) ||
 	    dc_text(&c[10], p->off_ok ? "ok" : "lost_events", -1) ||
 	    dc_text(&c[14], waker_comm, waker_len))
 		return -1;
-	return drows_add(out);
+	return sched_store_add(&ps->store, SCHED_OFFCPU);
 }
 
 static struct task *task_get(struct pass *ps, struct dint pid)
@@ -244,7 +245,8 @@ static struct task *task_get(struct pass *ps, struct dint pid)
 }
 
 /* The stretch's first enqueue: the least "ts || kind" (ts as printf('%020d') writes it). */
-static void enqueue(struct task *t, struct dint ts, enum kind kind, int64_t hi, struct dint waker)
+static void enqueue(struct task *t, struct dint ts, enum kind kind, int64_t hi, struct dint waker,
+		    int64_t id, bool clean)
 {
 	int64_t v = ts.null ? 0 : ts.v;
 	bool neg = v < 0;
@@ -258,6 +260,8 @@ static void enqueue(struct task *t, struct dint ts, enum kind kind, int64_t hi, 
 		t->q_mag = mag;
 		t->q_kind = kind;
 		t->q_waker = waker;
+		t->q_id = id;
+		t->q_clean = clean && !ts.null; /* (a NULL time reads back as 0) */
 	}
 	t->q_hi = t->queued && t->q_hi < hi ? t->q_hi : hi;
 	t->queued = true;
@@ -265,9 +269,11 @@ static void enqueue(struct task *t, struct dint ts, enum kind kind, int64_t hi, 
 
 /* A new stretch begins at a switch-in or -out. */
 static void new_stretch(struct pass *ps, struct task *t, enum kind kind, struct dint ts,
-			struct dint cpu, struct dint state, struct dint stack)
+			struct dint cpu, struct dint state, struct dint stack, int64_t id, bool clean)
 {
 	t->any = true;
+	t->head_id = id;
+	t->head_clean = clean;
 	t->seg++;
 	t->head_kind = kind;
 	t->head_ts = ts;
@@ -278,8 +284,9 @@ static void new_stretch(struct pass *ps, struct task *t, enum kind kind, struct 
 	t->queued = false;
 }
 
+/* Task pid switched out by switch id (clean: as a view reads it). */
 static int task_out(struct pass *ps, struct dint pid, struct dint ts, struct dint cpu, struct dint state,
-		    struct dint stack)
+		    struct dint stack, int64_t id, bool clean)
 {
 	struct task *t;
 
@@ -287,16 +294,16 @@ static int task_out(struct pass *ps, struct dint pid, struct dint ts, struct din
 		return 0;
 	if (!(t = task_get(ps, pid)))
 		return -1;
-	new_stretch(ps, t, K_OUT, ts, cpu, state, stack);
+	new_stretch(ps, t, K_OUT, ts, cpu, state, stack, id, clean);
 	/* still runnable (R, R+): it stays queued */
 	if (!state.null && (state.v & 255) == 0)
-		enqueue(t, ts, K_OUT, t->head_hi, (struct dint){ 0, true });
+		enqueue(t, ts, K_OUT, t->head_hi, (struct dint){ 0, true }, id, clean);
 	return 0;
 }
 
 /* A switch-in: its wait (and off-CPU time) from the stretch before it, into *p. */
 static int task_in(struct pass *ps, struct dint pid, struct dint id, struct dint ts, struct dint cpu,
-		   struct pending *p)
+		   bool clean, struct pending *p)
 {
 	struct dint none = { 0, true };
 	struct task *t;
@@ -306,8 +313,12 @@ static int task_in(struct pass *ps, struct dint pid, struct dint id, struct dint
 	int64_t lo = loss_lo_before(&ps->w, ts);
 
 	*p = (struct pending){ .run_id = id, .run_ts = ts, .pid = pid, .status = "no_start",
-			       .waker = none };
+			       .waker = none, .s_clean = clean && !id.null };
 	if (t->any) {
+		p->q_id = t->q_id;
+		p->q_clean = t->q_clean;
+		p->off_id = t->head_id;
+		p->off_clean = t->head_clean;
 		p->queued = t->queued;
 		p->q_ts = t->q_ts;
 		p->q_kind = t->q_kind;
@@ -328,9 +339,20 @@ static int task_in(struct pass *ps, struct dint pid, struct dint id, struct dint
 		p->state = t->head_state;
 		p->stack = t->head_stack;
 	}
-	new_stretch(ps, t, K_IN, ts, cpu, none, none);
+	new_stretch(ps, t, K_IN, ts, cpu, none, none, 0, false);
 	return 0;
 }
+
+/* Are the row's columns of these types (1 << SQLITE_*), as a view reads them? */
+static bool typed(sqlite3_stmt *row, const int *cols, int n, int types)
+{
+	for (int i = 0; i < n; i++)
+		if (!(types >> sqlite3_column_type(row, cols[i]) & 1))
+			return false;
+	return true;
+}
+
+#define INT_OR_NULL (1 << SQLITE_INTEGER | 1 << SQLITE_NULL)
 
 static int on_wakeup(struct pass *ps, sqlite3_stmt *row, enum kind kind)
 {
@@ -350,8 +372,12 @@ static int on_wakeup(struct pass *ps, sqlite3_stmt *row, enum kind kind)
 		t->head_cpu = dint_col(row, WK_CPU);
 		t->head_state = t->head_stack = (struct dint){ 0, true };
 		t->head_hi = hi;
+		t->head_clean = false;
 	}
-	enqueue(t, ts, kind, hi, dint_col(row, WK_WAKER));
+	static const int ints[] = { WK_ID, WK_TS }, waker[] = { WK_WAKER };
+	bool clean = typed(row, ints, 2, 1 << SQLITE_INTEGER) && typed(row, waker, 1, INT_OR_NULL);
+
+	enqueue(t, ts, kind, hi, dint_col(row, WK_WAKER), dint_col(row, WK_ID).v, clean);
 	return 0;
 }
 
@@ -363,6 +389,10 @@ static int on_switch(struct pass *ps, sqlite3_stmt *row)
 	const char *prev_comm = (const char *)sqlite3_column_text(row, SW_PREV_COMM);
 	int prev_len = prev_comm ? sqlite3_column_bytes(row, SW_PREV_COMM) : -1;
 	struct dint none = { 0, true };
+	static const int ints[] = { SW_TS, SW_CPU, SW_PREV_PID, SW_PREV_STATE, SW_NEXT_PID, SW_STACK },
+			 texts[] = { SW_PREV_COMM, SW_NEXT_COMM }, ids[] = { SW_ID };
+	bool clean = typed(row, ids, 1, 1 << SQLITE_INTEGER) && typed(row, ints, 6, INT_OR_NULL) &&
+		     typed(row, texts, 2, 1 << SQLITE_TEXT | 1 << SQLITE_NULL);
 	bool first;
 	struct cpu *c = dmap_get(&ps->cpus, cpu, &first);
 
@@ -377,9 +407,9 @@ static int on_switch(struct pass *ps, sqlite3_stmt *row)
 	if (first) {
 		/* the task running before the CPU's first switch: began before the capture */
 		struct interval head = { cpu, prev_pid, none, none, id, ts, state, stack, prev_comm,
-					 prev_len, "head" };
+					 prev_len, "head", false, 0 };
 
-		if (emit_interval(ps, &head) || task_out(ps, prev_pid, ts, cpu, state, stack))
+		if (emit_interval(ps, &head) || task_out(ps, prev_pid, ts, cpu, state, stack, id.v, clean))
 			return -1;
 	} else {
 		bool same = dint_is(prev_pid, c->next_pid);
@@ -388,19 +418,24 @@ static int on_switch(struct pass *ps, sqlite3_stmt *row)
 		int len = same && prev_comm ? prev_len : c->next_comm.len;
 		struct interval iv = { cpu, c->next_pid, c->id, c->ts, id, ts, state, stack, comm, len,
 				       id.null ? "open" : losses > c->losses ? "lost_events" :
-				       !same ? "mismatch" : "ok" };
+				       !same ? "mismatch" : "ok", false, 0 };
 
+		/* an 'ok' interval of two clean switches with the switch-in's name: a link */
+		iv.link = ps->store.links && !strcmp(iv.status, "ok") && c->clean && clean &&
+			  same_text(comm, len, &c->next_comm) &&
+			  !__builtin_sub_overflow(id.v, c->id.v, &iv.end_gap);
 		/* Whatever the interval's status, the switch shows prev_pid leaving the CPU now:
 		 * a task the capture still thought queued (its switch-in lost) ran, and its
 		 * next wait starts here, not at the older enqueue. */
 		if (emit_interval(ps, &iv) ||
-		    (c->pending && emit_pending(ps, cpu, &c->p, comm, len)) ||
-		    (!id.null && task_out(ps, prev_pid, ts, cpu, state, stack)))
+		    (c->pending && emit_pending(ps, cpu, &c->p, comm, len, &c->next_comm)) ||
+		    (!id.null && task_out(ps, prev_pid, ts, cpu, state, stack, id.v, clean)))
 			return -1;
 	}
 	c->pending = !id.null && real_task(next_pid);
-	if (c->pending && task_in(ps, next_pid, id, ts, cpu, &c->p))
+	if (c->pending && task_in(ps, next_pid, id, ts, cpu, clean, &c->p))
 		return -1;
+	c->clean = clean;
 	c->id = id;
 	c->ts = ts;
 	c->next_pid = next_pid;
@@ -439,15 +474,15 @@ static int finish(struct pass *ps)
 		struct cpu *c = order[i];
 		struct dint cpu = { c->h.key, c->h.null };
 		struct interval iv = { cpu, c->next_pid, c->id, c->ts, none, none, none, none,
-				       dtext_str(&c->next_comm), c->next_comm.len, "open" };
+				       dtext_str(&c->next_comm), c->next_comm.len, "open", false, 0 };
 
 		rc = emit_interval(ps, &iv) ||
 		     (c->pending && emit_pending(ps, cpu, &c->p, dtext_str(&c->next_comm),
-						 c->next_comm.len));
+						 c->next_comm.len, &c->next_comm));
 	}
 	free(order);
-	for (int i = 0; i < 3 && !rc; i++)
-		rc = drows_flush(&ps->out[i]);
+	if (!rc)
+		rc = sched_store_finish(&ps->store);
 	return rc || sched_totals_write(&ps->totals, ps->db, ps->schema) ? -1 : 0;
 }
 
@@ -492,21 +527,9 @@ static int run_pass(struct pass *ps, struct source *src)
 	}
 }
 
-static int create_outputs(struct pass *ps, const char *schema)
-{
-	static const int ncols[3] = { NCOL_ONCPU, NCOL_RUNQ, NCOL_OFFCPU };
-
-	if (derive_tables_create(ps->db, schema, SQL_FILE))
-		return -1;
-	for (int i = 0; i < 3; i++)
-		if (drows_open(&ps->out[i], ps->db, schema, outputs[i], ncols[i]))
-			return -1;
-	return 0;
-}
-
 bool derive_sched_present(sqlite3 *db, const char *schema)
 {
-	return derive_tables_present(db, schema, SQL_FILE);
+	return sched_store_present(db, schema);
 }
 
 /* The names of tasks (the wakers'), from tasks when the database has it. */
@@ -559,7 +582,7 @@ static int derive(struct pass *ps, const char *schema)
 	struct source src[NR_SOURCES] = { { 0 } };
 	int rc = -1;
 
-	if (create_outputs(ps, schema) || load_names(ps) ||
+	if (sched_store_open(&ps->store, ps->db, schema, inputs[SRC_WAKEUP]) || load_names(ps) ||
 	    loss_windows_load(ps->db, &ps->w, sched_tables, 4) ||
 	    derive_select(ps->db, inputs[SRC_SWITCH], switch_cols, SW_NCOLS, "ORDER BY 1",
 			  &src[SRC_SWITCH].st))
@@ -586,8 +609,7 @@ int derive_sched(sqlite3 *db, const char *schema)
 	dmap_init(&ps.tasks, sizeof(struct task));
 	dmap_init(&ps.names, sizeof(struct name));
 	rc = derive(&ps, schema);
-	for (int i = 0; i < 3; i++)
-		drows_close(&ps.out[i]);
+	sched_store_close(&ps.store);
 	for (size_t i = 0; i < ps.cpus.cap; i++) {
 		struct cpu *c = dmap_slot(&ps.cpus, i);
 

@@ -32,7 +32,7 @@
 
 static const char *const cols[] = { "id", "ts", "cpu", "pid", "ret" };
 enum { C_ID, C_TS, C_CPU, C_PID, C_RET };
-enum { P_ID, P_TS, P_CPU, P_TID, P_SYSCALL, P_GAP, P_RET, P_DUR, P_EXIT_CPU, NR_P }; /* syscall_pairs */
+enum { P_ID, P_TS, P_CPU, P_TID, P_SYSCALL, P_GAP, P_RET, P_DUR, NR_P }; /* syscall_pairs */
 
 /* One syscall table: its rows in id order, the current one in st. */
 struct source {
@@ -268,8 +268,7 @@ static void call_column(void *arg, sqlite3_context *ctx, int col)
 	case P_SYSCALL: sqlite3_result_int(ctx, c->syscall); break;
 	case P_GAP: dfeed_dint(ctx, (struct dint){ c->gap, !c->paired }); break;
 	case P_RET: if (c->paired) dfeed_cell(ctx, &c->ret); else sqlite3_result_null(ctx); break;
-	case P_DUR: if (c->paired) dfeed_cell(ctx, &c->dur); else sqlite3_result_null(ctx); break;
-	default: dfeed_dint(ctx, c->exit_cpu); break;
+	default: if (c->paired) dfeed_cell(ctx, &c->dur); else sqlite3_result_null(ctx); break;
 	}
 }
 

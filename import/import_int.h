@@ -168,14 +168,13 @@ void stream_free(struct importer *im);
  * sysstore_tick, the types sysstore_takes to sysstore_event instead of their rows, and
  * sysstore_finish (after the walk) writes the rest and the views, or, when the store
  * gave up, drops what it wrote and sets im->sys_retry. The writer thread applies its
- * rows (sysstore_apply, sysstore_size bytes each). 0, or an error said.
+ * rows (sysstore_apply, as queue_sys handed them). 0, or an error said.
  */
 int sysstore_plan(struct importer *im);
 bool sysstore_takes(const struct importer *im, int type_id);
 int sysstore_tick(struct importer *im, const struct dec_event *ev);
 int sysstore_event(struct importer *im, const struct etable *t, const struct dec_event *ev);
 int sysstore_apply(struct importer *im, int kind, const void *bytes);
-size_t sysstore_size(int kind);
 int sysstore_finish(struct importer *im);
 void sysstore_free(struct importer *im);
 

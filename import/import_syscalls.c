@@ -43,7 +43,7 @@
 #define MAX_ARGS 6
 
 enum { KIND_NONE, KIND_ENTRY, KIND_EXIT };
-enum { SYS_CALL, SYS_LONE, SYS_ARGS }; /* what the writer thread is handed */
+enum { SYS_CALL, SYS_LONE, SYS_ARGS, SYS_XCPU }; /* what the writer thread is handed */
 
 /* A syscall type as the store sees it (by type id). */
 struct stype {
@@ -91,9 +91,10 @@ struct sysstore {
 	bool seen, based, failed;
 	struct dint last_loss;
 	struct dcell ret;
+	int64_t longest;            /* the longest paired call (meta syscall_max_dur_ns) */
 	/* the writer's */
 	struct drows calls;
-	sqlite3_stmt *lone_insert, *args_insert;
+	sqlite3_stmt *lone_insert, *args_insert, *xcpu_insert;
 };
 
 /* ---------------------------------------------------------------- the plan */
@@ -217,12 +218,13 @@ int sysstore_plan(struct importer *im)
 	im->sys = s;
 	/* the writer's tables and statements, made while the pass's thread has the connection */
 	if (derive_tables_create(im->db, "main", PAIRS_FILE) || derive_tables_create(im->db, "main", TOTALS_FILE) ||
-	    drows_open(&s->calls, im->db, "main", "syscall_pairs", 9)) {
+	    drows_open(&s->calls, im->db, "main", "syscall_pairs", 8)) {
 		im->said = true;
 		return -EIO;
 	}
 	if ((rc = im_prepare(im, "INSERT INTO syscall_lone_exits VALUES (?,?,?,?,?,?,?)", &s->lone_insert)) ||
-	    (rc = im_prepare(im, "INSERT INTO syscall_args VALUES (?,?,?,?,?,?,?)", &s->args_insert)))
+	    (rc = im_prepare(im, "INSERT INTO syscall_args VALUES (?,?,?,?,?,?,?)", &s->args_insert)) ||
+	    (rc = im_prepare(im, "INSERT INTO syscall_exit_cpus VALUES (?,?)", &s->xcpu_insert)))
 		return rc;
 	return 0;
 }
@@ -259,8 +261,15 @@ int sysstore_apply(struct importer *im, int kind, const void *bytes)
 		dc_int(&v[5], (struct dint){ c.gap, !c.paired });
 		dc_int(&v[6], (struct dint){ c.ret, !c.paired || c.ret_null });
 		dc_int(&v[7], (struct dint){ c.dur, !c.paired });
-		dc_int(&v[8], (struct dint){ c.exit_cpu, !c.paired || c.exit_cpu_null });
-		return drows_add(&s->calls) ? (im->said = true, -EIO) : 0;
+		if (drows_add(&s->calls)) {
+			im->said = true;
+			return -EIO;
+		}
+		if (!c.paired || c.exit_cpu_null)
+			return 0;
+		sqlite3_bind_int64(s->xcpu_insert, 1, c.id);
+		sqlite3_bind_int(s->xcpu_insert, 2, c.exit_cpu);
+		return im_step_done(im, s->xcpu_insert, "syscall_exit_cpus");
 	}
 	if (kind == SYS_LONE) {
 		struct lone l;
@@ -284,11 +293,6 @@ int sysstore_apply(struct importer *im, int kind, const void *bytes)
 	for (int i = 0; i < MAX_ARGS; i++)
 		bind_int(st, 2 + i, a.v[i], i >= a.n || (a.null_mask >> i & 1));
 	return im_step_done(im, st, "syscall_args");
-}
-
-size_t sysstore_size(int kind)
-{
-	return kind == SYS_CALL ? sizeof(struct call) : kind == SYS_LONE ? sizeof(struct lone) : sizeof(struct args);
 }
 
 /* ---------------------------------------------------------------- the pass's side */
@@ -343,8 +347,8 @@ static int take_row(struct sysstore *s)
 	c.dur = r->dur.i;
 	c.ret = r->ret.i;
 	c.ret_null = r->ret.type == SQLITE_NULL;
-	c.exit_cpu = (int32_t)r->exit_cpu.v;
-	c.exit_cpu_null = r->exit_cpu.null;
+	c.exit_cpu = s->cur->cpu;
+	c.exit_cpu_null = c.exit_cpu == c.cpu;
 	c.exit_type = s->cur_type;
 	if (s->nrecent == RECENT_MAX) {
 		give_up(s);
@@ -377,8 +381,11 @@ static int drain(struct importer *im)
 	struct sysstore *s = im->sys;
 	int rc = 0;
 
-	for (size_t i = 0; !rc && i < s->nout; i++)
+	for (size_t i = 0; !rc && i < s->nout; i++) {
+		if (s->out[i].paired && s->out[i].dur > s->longest)
+			s->longest = s->out[i].dur;
 		rc = queue_sys(im, SYS_CALL, &s->out[i], sizeof(s->out[i]));
+	}
 	s->nout = 0;
 	return rc;
 }
@@ -564,9 +571,10 @@ static int make_view(struct importer *im, struct etable *t, const struct stype *
 				    st->nargs ? " LEFT JOIN syscall_args a ON a.id = p.id" : "", number);
 	} else {
 		sqlite3_str_appendf(sql, "SELECT p.id + p.exit_gap AS id, %lld + p.ts_rel + p.dur_ns AS ts, "
-				    "coalesce(p.exit_cpu, p.cpu) AS cpu, p.tid AS pid, NULL AS stack_id", base);
+				    "coalesce(x.cpu, p.cpu) AS cpu, p.tid AS pid, NULL AS stack_id", base);
 		view_fields(sql, t, st, NULL);
-		sqlite3_str_appendf(sql, " FROM syscall_pairs p WHERE p.syscall = %d AND p.exit_gap IS NOT NULL"
+		sqlite3_str_appendf(sql, " FROM syscall_pairs p LEFT JOIN syscall_exit_cpus x ON x.id = p.id"
+				    " WHERE p.syscall = %d AND p.exit_gap IS NOT NULL"
 				    " UNION ALL SELECT l.id, l.ts, l.cpu, l.pid, NULL", number);
 		view_fields(sql, t, st, "l");
 		sqlite3_str_appendf(sql, " FROM syscall_lone_exits l WHERE l.type = %d", t->event->id);
@@ -594,6 +602,7 @@ static int undo(struct importer *im)
 	}
 	im->sys_retry = true;
 	return im_exec(im, "DROP TABLE syscall_pairs; DROP TABLE syscall_args; DROP TABLE syscall_lone_exits;"
+		       " DROP TABLE syscall_exit_cpus;"
 		       " DROP TABLE syscall_names; DROP TABLE syscall_totals; DROP TABLE syscall_range;");
 }
 
@@ -636,7 +645,15 @@ int sysstore_finish(struct importer *im)
 		if (!t->duplicate_id && id >= 0 && id < 65536 && s->types[id].kind && s->types[id].nr_known)
 			rc = make_view(im, t, &s->types[id]);
 	}
-	return rc ? rc : im_exec(im, "INSERT OR REPLACE INTO meta VALUES ('syscall_store', 'pairs')");
+	if (rc)
+		return rc;
+	/* reports/slice_ids.c bounds a window's ids with it: an exit's id is no index's key */
+	char *sql = sqlite3_mprintf("INSERT OR REPLACE INTO meta VALUES ('syscall_store', 'pairs'), "
+				    "('syscall_max_dur_ns', '%lld')", (long long)s->longest);
+
+	rc = sql ? im_exec(im, sql) : im_error(im, -ENOMEM, "%s: out of memory", im->path);
+	sqlite3_free(sql);
+	return rc;
 }
 
 void sysstore_free(struct importer *im)
@@ -648,6 +665,7 @@ void sysstore_free(struct importer *im)
 	drows_close(&s->calls);
 	sqlite3_finalize(s->lone_insert);
 	sqlite3_finalize(s->args_insert);
+	sqlite3_finalize(s->xcpu_insert);
 	syscall_pairing_free(&s->pr);
 	dtext_free(&s->row.ret.text);
 	dtext_free(&s->row.dur.text);

@@ -111,7 +111,6 @@ static int put_call(struct syscall_pairing *p, const struct thread *t, const str
 	c->tid = (struct dint){ t->k.v, t->k.null != 0 };
 	c->syscall = p->names[t->syscall].number;
 	c->paired = x != NULL;
-	c->exit_cpu = x && !dint_is(x->cpu, t->cpu) ? x->cpu : (struct dint){ 0, true };
 	if (!x)
 		return syscall_totals_add(&p->totals, c->syscall, c->tid, NULL, NULL);
 	dc_diff(&c->dur, x->ts, t->ts);

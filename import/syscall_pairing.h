@@ -31,7 +31,6 @@ struct syscall_call {
 	struct dint ts_rel, cpu, tid;
 	int syscall;  /* its number */
 	bool paired;
-	struct dint exit_cpu; /* a paired exit's CPU when not the entry's, else NULL */
 	struct dcell ret, dur; /* ret's type may be SQLITE_BLOB (derive_util.h) */
 };
 

@@ -484,97 +484,6 @@ static void report_ts_func(sqlite3_context *c, int argc, sqlite3_value **argv)
 }
 
 /*
- * In one event table, the first id whose ts >= since (*first) and the last whose
- * ts < until (*last), by binary search over the rowid: ids are assigned in time
- * order, so ts does not decrease with id. Each probe is one rowid seek.
- */
-static int id_bounds(sqlite3 *db, const char *table, int64_t since, int64_t until,
-		     int64_t *first, int64_t *last)
-{
-	char *sql = sqlite3_mprintf("SELECT id, ts FROM \"%w\" WHERE id >= ?1 ORDER BY id LIMIT 1",
-				    table);
-	char *ends = sqlite3_mprintf("SELECT min(id), max(id) FROM \"%w\"", table);
-	sqlite3_stmt *st = NULL, *e = NULL;
-	int rc = -1;
-
-	if (!sql || !ends || sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db, ends, -1, &e, NULL) != SQLITE_OK)
-		goto out;
-	if (sqlite3_step(e) != SQLITE_ROW || sqlite3_column_type(e, 0) == SQLITE_NULL) {
-		*first = INT64_MAX; /* empty table */
-		*last = INT64_MIN;
-		rc = 0;
-		goto out;
-	}
-	int64_t min_id = sqlite3_column_int64(e, 0), max_id = sqlite3_column_int64(e, 1);
-
-	for (int pass = 0; pass < 2; pass++) {
-		/* pass 0: the first id with ts >= since; pass 1: the first with ts >= until */
-		int64_t bound = pass ? until : since, lo = min_id, hi = max_id + 1;
-
-		while (lo < hi) {
-			int64_t mid = lo + (hi - lo) / 2, id, ts;
-
-			sqlite3_reset(st);
-			sqlite3_bind_int64(st, 1, mid);
-			if (sqlite3_step(st) != SQLITE_ROW) {
-				hi = mid;
-				continue;
-			}
-			id = sqlite3_column_int64(st, 0);
-			ts = sqlite3_column_int64(st, 1);
-			if (ts >= bound)
-				hi = mid;
-			else
-				lo = id + 1;
-		}
-		if (pass == 0)
-			*first = lo;
-		else
-			*last = lo - 1;
-	}
-	rc = 0;
-out:
-	sqlite3_free(sql);
-	sqlite3_free(ends);
-	sqlite3_finalize(st);
-	sqlite3_finalize(e);
-	return rc;
-}
-
-/* temp.slice's id range: over every event table. */
-static int window_ids(struct slice *s, sqlite3 *db)
-{
-	sqlite3_stmt *st;
-
-	s->lo_id = INT64_MIN;
-	s->hi_id = INT64_MAX;
-	if (!s->since_arg && !s->until_arg && !s->edge_cut)
-		return 0;
-	if (!db_has_table(db, "event_types") ||
-	    sqlite3_prepare_v2(db, "SELECT table_name FROM event_types WHERE table_name "
-			       "IS NOT NULL", -1, &st, NULL) != SQLITE_OK)
-		return 0; /* no list of tables: in_slice's ts test alone */
-	int64_t lo = INT64_MAX, hi = INT64_MIN;
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		int64_t first = INT64_MAX, last = INT64_MIN;
-		const char *table = (const char *)sqlite3_column_text(st, 0);
-
-		if (!table || !db_has_table(db, table) ||
-		    id_bounds(db, table, s->since_ns, s->until_ns, &first, &last))
-			continue;
-		if (first < lo)
-			lo = first;
-		if (last > hi)
-			hi = last;
-	}
-	sqlite3_finalize(st);
-	s->lo_id = lo;
-	s->hi_id = hi;
-	return 0;
-}
-
-/*
  * The time events could be recorded (import_meta.c writes it): from tracing on, or
  * where every CPU of a ring is complete, to the stop. Without --since, a ragged start
  * is left out, said once; --ragged keeps it, from the first event kept.
@@ -646,7 +555,7 @@ int slice_resolve(struct slice *s, sqlite3 *db)
 	s->tasks = NULL;
 	s->ftrec_tids = NULL;
 	s->nr_tasks = s->nr_ftrec_tids = 0;
-	if (load_tasks(s, db) || load_ftrec_tids(s, db) || window_ids(s, db))
+	if (load_tasks(s, db) || load_ftrec_tids(s, db) || slice_window_ids(s, db))
 		return -1;
 
 	char span[64] = "NULL, NULL";

@@ -83,6 +83,8 @@ int slice_parse_before_stop(struct slice *s, const char *arg);
 /* Its window in since_ns/until_ns (and since_arg/until_arg saying it), from the view
  * capture_stop. 0, or -1 after an error (the capture has no stop). */
 int slice_stop_window(struct slice *s, sqlite3 *db);
+/* slice_ids.c: temp.slice's id range (s->lo_id, s->hi_id) over the event tables. 0. */
+int slice_window_ids(struct slice *s, sqlite3 *db);
 
 /* Resolve against db (first event, wall-clock offset, tasks, ftrec's threads) and
  * define the SQL side on the connection. 0, or -1 after an error message. */

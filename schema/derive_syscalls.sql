@@ -10,17 +10,18 @@
 -- One row per entry (its id): ts_rel its time after syscall_range.base_ts, its cpu,
 -- thread (tid) and syscall (syscall_names, in derive_syscall_totals.sql); for an entry
 -- paired with its exit, the exit's id minus the entry's (exit_gap), its return value
--- (ret), the time between them (dur_ns) and, when the exit was on another CPU, that CPU
--- (exit_cpu); NULL in those four when unpaired. Untyped columns keep each value as the
--- events had it.
+-- (ret) and the time between them (dur_ns); NULL in those three when unpaired. Untyped
+-- columns keep each value as the events had it.
 CREATE TABLE derived.syscall_pairs (
-	id INTEGER PRIMARY KEY, ts_rel, cpu, tid, syscall, exit_gap, ret, dur_ns, exit_cpu);
+	id INTEGER PRIMARY KEY, ts_rel, cpu, tid, syscall, exit_gap, ret, dur_ns);
 
 -- When the import stores a capture's syscalls as their pairs (import/import_syscalls.c,
 -- meta.syscall_store = 'pairs'), each sys_enter_NAME / sys_exit_NAME is a view over the
--- rows above and these two (empty otherwise): an entry's arguments (a0.. its fields after
--- __syscall_nr, in format order), and every exit that is not a paired one's (no entry, a
--- loss, another syscall's entry before it), as its row was.
+-- rows above and these three (empty otherwise): an entry's arguments (a0.. its fields
+-- after __syscall_nr, in format order), the CPU of a paired exit that was not its entry's
+-- (the thread moved during the call; id: the entry's), and every exit that is not a paired
+-- one's (no entry, a loss, another syscall's entry before it), as its row was.
 CREATE TABLE derived.syscall_args (id INTEGER PRIMARY KEY, a0, a1, a2, a3, a4, a5);
+CREATE TABLE derived.syscall_exit_cpus (id INTEGER PRIMARY KEY, cpu);
 CREATE TABLE derived.syscall_lone_exits (
 	id INTEGER PRIMARY KEY, type, ts, cpu, pid, nr, ret);

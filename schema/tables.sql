@@ -48,6 +48,9 @@
 --   TEXT     char arrays (comm[16], rwbs[8], ...) up to the first NUL, and
 --            __data_loc / __rel_loc char[] strings.
 --   BLOB     other arrays (fixed or dynamic), and fields of any other size (3 bytes...).
+-- The syscalls:sys_enter_NAME / sys_exit_NAME types are VIEWS of that shape instead
+-- when the import stores them as their pairs (meta syscall_store = 'pairs';
+-- import/import_syscalls.c, schema/derive_syscalls.sql): the same rows, no row order.
 -- ftrace:kernel_stack events are not rows of a typed table: they become `stacks`
 -- rows, referenced by the stack_id of the event they followed on the same CPU. A
 -- kernel_stack with no event before it on its CPU, or right after a loss of events

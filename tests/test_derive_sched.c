@@ -323,7 +323,7 @@ static void check_temp(sqlite3 *db)
 	static const char *const totals[] = { "sched_tasks", "sched_statuses" };
 
 	for (int i = 0; i < 3; i++)
-		fx_exec(db, "CREATE TABLE main.mine_%s AS SELECT * FROM temp.%s; DROP TABLE temp.%s",
+		fx_exec(db, "CREATE TABLE main.mine_%s AS SELECT * FROM temp.%s; DROP VIEW temp.%s",
 			tables[i], tables[i], tables[i]);
 	for (int i = 0; i < 2; i++)
 		fx_exec(db, "CREATE TABLE main.mine_%s AS SELECT * FROM temp.%s", totals[i], totals[i]);

@@ -138,7 +138,8 @@ static void run(const uint8_t *data, size_t size, const char *suffix, bool libra
 	if (import_ftz(in, db, false, &res) == 0) {
 		char *info_argv[] = { "info", db, NULL };
 		char *sql_argv[] = { "sql", db, "select * from events limit 50; "
-			"select * from event_types; select * from tasks limit 20", NULL };
+			"select * from event_types; select * from tasks limit 20; "
+			"select * from syscall_pairs limit 20; select * from syscall_lone_exits limit 20", NULL };
 
 		cmd_info(2, info_argv);
 		cmd_sql(3, sql_argv);
