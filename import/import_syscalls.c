@@ -403,7 +403,8 @@ static int settle(struct importer *im)
 }
 
 /* A loss at the newest time takes back the pairing of the calls entered before it:
- * unpaired, their exits lone. */
+ * unpaired, their exits lone. A second loss at that time (another CPU's, or another
+ * page's) finds them unpaired already: their exits are lone once. */
 static int take_back(struct importer *im, int64_t loss_ts)
 {
 	struct sysstore *s = im->sys;
@@ -413,7 +414,7 @@ static int take_back(struct importer *im, int64_t loss_ts)
 		struct call *c = &s->recent[i];
 		int64_t entry_ts = s->pr.base + c->ts_rel;
 
-		if (entry_ts >= loss_ts)
+		if (!c->paired || entry_ts >= loss_ts)
 			continue;
 		const struct stype *xt = &s->types[c->exit_type];
 		struct lone l = { .id = c->id + c->gap, .ts = entry_ts + c->dur, .pid = c->tid,
