@@ -92,6 +92,7 @@ struct sysstore {
 	struct dint last_loss;
 	struct dcell ret;
 	int64_t longest;            /* the longest paired call (meta syscall_max_dur_ns) */
+	int numbered;               /* names numbered so far */
 	/* the writer's */
 	struct drows calls;
 	sqlite3_stmt *lone_insert, *args_insert, *xcpu_insert;
@@ -151,6 +152,9 @@ static int plan_types(struct importer *im, struct sysstore *s)
 			continue;
 		struct stype *st = &s->types[id];
 
+		/* (a type an earlier pass imported without a table had no event: no matter) */
+		if (!DEC_TYPE_HAS(im->want, id) && !im->base && DEC_TYPE_HAS(im->imported, id) && !t->created)
+			continue;
 		if (!DEC_TYPE_HAS(im->want, id) || !usual_shape(t, kind, st))
 			goto no;
 		st->kind = (int8_t)kind;
@@ -177,6 +181,10 @@ static int plan_types(struct importer *im, struct sysstore *s)
 	}
 	free(entry);
 	free(exit_);
+	/* numbered as first seen (sysstore_event): the commonest come early, and 0 and 1 take
+	 * no bytes in a row; a name never seen has none and is not written */
+	for (int i = 0; i < s->pr.nnames; i++)
+		s->pr.names[i].number = -1;
 	return n > 0 ? 1 : 0;
 no:
 	free(entry);
@@ -481,6 +489,8 @@ int sysstore_event(struct importer *im, const struct etable *t, const struct dec
 		s->pr.base = (int64_t)ev->ts; /* as derive_syscalls.c: the first syscall event's time */
 		s->based = true;
 	}
+	if (s->pr.names[st->name].number < 0)
+		s->pr.names[st->name].number = s->numbered++;
 	struct syscall_event e = { .id = (int64_t)ev->seq, .ts = { (int64_t)ev->ts, false },
 				   .cpu = { ev->cpu, false }, .tid = { 0, true },
 				   .name = st->name, .is_exit = st->kind == KIND_EXIT };

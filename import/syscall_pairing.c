@@ -225,6 +225,8 @@ int syscall_pairing_write(struct syscall_pairing *p, sqlite3 *db, const char *sc
 	for (int i = 0; !rc && i < p->nnames; i++) {
 		struct dcell *c = drows_cells(&r);
 
+		if (p->names[i].number < 0)
+			continue; /* a name of no event (import_syscalls.c) */
 		dc_int(&c[0], (struct dint){ p->names[i].number, false });
 		rc = dc_text(&c[1], p->names[i].text, -1) || drows_add(&r);
 	}

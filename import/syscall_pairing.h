@@ -22,7 +22,7 @@
 struct syscall_name {
 	char *text;
 	int64_t entries; /* its entries in the capture: the commonest get the smallest numbers */
-	int number;
+	int number;      /* -1: none (yet): import_syscalls.c numbers them as first seen */
 };
 
 /* A syscall_pairs row. */

@@ -78,6 +78,8 @@ const struct report_def report_opensnoop_def = {
 	"  (null: the call's exit is not in the capture)\n"
 	"SQL: `ftana sql FILE 'select * from opens'` (docs/SQL.md).\n",
 	.views = &views_snoop,
-	.needs = (const char *const[]){ "syscalls:sys_enter_open*", "syscalls:sys_exit_open*", "*:ftrec_open_path", NULL },
+	/* every syscall, not the opens alone: an open pairs with its exit only when no
+	 * other syscall event of its thread comes between (syscall_pairing.c) */
+	.needs = (const char *const[]){ "syscalls:sys_enter_*", "syscalls:sys_exit_*", "*:ftrec_open_path", NULL },
 	.derive = (const char *const[]){ "syscalls", NULL },
 };

@@ -572,8 +572,8 @@ def dump(db):
         if table in names:
             q(f"type {name}", f'SELECT * FROM "{table}" ORDER BY id')
     if "syscall_pairs" in names:
-        q("syscall_pairs", "SELECT p.id, p.ts_rel, p.cpu, p.tid, n.name AS syscall, p.exit_gap, p.ret, p.dur_ns, "
-          "p.exit_cpu FROM syscall_pairs p LEFT JOIN syscall_names n USING (syscall) ORDER BY p.id")
+        q("syscall_pairs", "SELECT p.id, p.ts_rel, p.cpu, p.tid, n.name AS syscall, p.exit_gap, p.ret, p.dur_ns "
+          "FROM syscall_pairs p LEFT JOIN syscall_names n USING (syscall) ORDER BY p.id")
         q("syscall_totals", "SELECT n.name, t.tid, t.calls, t.errors, t.paired, t.dur_ns, t.error_dur_ns FROM "
           "syscall_totals t JOIN syscall_names n USING (syscall) ORDER BY n.name, t.tid")
         q("syscall_totals rows", "SELECT count(*) FROM syscall_totals")
@@ -603,8 +603,11 @@ def counts(db):
             exits += n if name.startswith("sys_exit_") else 0
     calls = paired = dur = xcpu = 0
     if "syscall_pairs" in names:
-        calls, paired, dur, xcpu = c.execute("SELECT count(*), count(exit_gap), coalesce(sum(dur_ns), 0), "
-                                             "count(exit_cpu) FROM syscall_pairs").fetchone()
+        calls, paired, dur = c.execute("SELECT count(*), count(exit_gap), coalesce(sum(dur_ns), 0) "
+                                       "FROM syscall_pairs").fetchone()
+        # an exit's CPU as its event (row or view) has it
+        xcpu = c.execute("SELECT count(*) FROM syscall_pairs p JOIN events e ON e.id = p.id + p.exit_gap "
+                         "WHERE e.cpu IS NOT p.cpu").fetchone()[0]
     tstr = ",".join(f"{k}={types[k]}" for k in sorted(types)) or "none"
     return [str(x) for x in (events, calls, paired, exits - paired, dur, xcpu)] + [tstr]
 
