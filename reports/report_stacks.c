@@ -82,13 +82,18 @@ static char *events_sql(struct report_ctx *ctx, const char *event)
 	if (event && !table)
 		return NULL;
 	/* (a view of an event type: the syscalls stored as their pairs; its stack_id is NULL,
-	 * but its times bound the range the loss warning covers, as its table's did) */
-	st = db_prepare(db,
-		"SELECT m.name FROM sqlite_master m WHERE (m.type = 'table' OR "
-		"     (m.type = 'view' AND m.name IN (SELECT table_name FROM event_types))) "
+	 * but its times bound the range the loss warning covers, as its table's did; a
+	 * database made elsewhere may have no event_types) */
+	char *list = sqlite3_mprintf(
+		"SELECT m.name FROM sqlite_master m WHERE (m.type = 'table'%s) "
 		"AND (SELECT count(*) FROM pragma_table_info(m.name) c "
 		"     WHERE c.name IN ('id', 'ts', 'cpu', 'pid', 'stack_id')) = 5 "
-		"AND (?1 IS NULL OR m.name = ?1) ORDER BY m.name");
+		"AND (?1 IS NULL OR m.name = ?1) ORDER BY m.name",
+		db_has_table(db, "event_types") ?
+		" OR (m.type = 'view' AND m.name IN (SELECT table_name FROM event_types))" : "");
+
+	st = list ? db_prepare(db, list) : NULL;
+	sqlite3_free(list);
 	if (st && table)
 		sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
 	while (st && sqlite3_step(st) == SQLITE_ROW) {
