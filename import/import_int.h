@@ -145,6 +145,8 @@ int im_sql_error_kept(struct importer *im, const char *what);
 int pass_events(struct importer *im, bool show);
 void pass_progress(struct importer *im, bool last);
 bool pass_stacks_possible(struct importer *im);
+/* ftrace:kernel_stack where an event of this pass may be followed by one, else NULL. */
+struct tep_event *pass_stack_event(struct importer *im);
 /* A lost_events row (count -1: unknown). */
 int pass_note_loss(struct importer *im, int cpu, uint64_t ts, int64_t missed);
 

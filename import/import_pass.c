@@ -153,14 +153,19 @@ bool pass_stacks_possible(struct importer *im)
 	return ftz_kv_get(info, strlen(info), "stacktrace", v, sizeof(v)) <= 0 || strcmp(v, "0");
 }
 
+struct tep_event *pass_stack_event(struct importer *im)
+{
+	/* (a window's pass makes no row a stack could belong to) */
+	return !im->window && pass_stacks_possible(im) ?
+	       tep_find_event_by_name(im->tep, "ftrace", "kernel_stack") : NULL;
+}
+
 /* The event loop. */
 int pass_events(struct importer *im, bool show)
 {
 	unsigned nr_cpus = dec_stats(im->dec)->nr_cpus;
 	struct pending *pend = calloc(nr_cpus + 1, sizeof(*pend));
-	/* (a window's pass makes no row a stack could belong to) */
-	struct tep_event *ks = !im->window && pass_stacks_possible(im) ?
-			       tep_find_event_by_name(im->tep, "ftrace", "kernel_stack") : NULL;
+	struct tep_event *ks = pass_stack_event(im);
 	struct dec_event ev;
 	double shown = now_s();
 	int rc = pend ? 0 : -ENOMEM;

@@ -89,16 +89,6 @@ static struct syscall_call *one_row(void *arg)
 	return &s->row;
 }
 
-static bool is_syscall(const struct tep_event *ev, bool *is_exit)
-{
-	const char *n = ev->name ? ev->name : "";
-
-	if (!ev->system || strcmp(ev->system, "syscalls"))
-		return false;
-	*is_exit = !strncmp(n, "sys_exit_", 9);
-	return (*is_exit && n[9]) || (!strncmp(n, "sys_enter_", 10) && n[10]);
-}
-
 /* Which streamed derivation this pass makes, if any: asked, not made yet, and not made
  * by another one the pass runs from the rows. */
 static bool stream_asked(struct importer *im, const struct import_types *types)
@@ -134,16 +124,16 @@ int stream_plan(struct importer *im, const struct import_types *types)
 		s->types[i].name = -2;
 	for (int i = 0; i < im->nr_tables; i++) {
 		struct etable *t = &im->tables[i];
-		int id = t->event->id;
-		bool is_exit;
+		int id = t->event->id, kind;
+		const char *name;
 
 		if (t->duplicate_id || id < 0 || id >= 65536 || !DEC_TYPE_HAS(im->counted, id) ||
-		    !is_syscall(t->event, &is_exit))
+		    !(kind = syscall_pairing_kind(t->event, &name)))
 			continue;
+		bool is_exit = kind == SYSCALL_EXIT;
 		struct stype *st = &s->types[id];
 
-		*st = (struct stype){ .name = -1, .ret_col = -1, .is_exit = is_exit,
-				      .text = t->event->name + (is_exit ? 9 : 10) };
+		*st = (struct stype){ .name = -1, .ret_col = -1, .is_exit = is_exit, .text = name };
 		for (int c = 0; is_exit && c < t->nr_cols && st->ret_col < 0; c++)
 			if (!sqlite3_stricmp(t->col_names[c], "ret"))
 				st->ret_col = c;

@@ -42,7 +42,7 @@
 #define RECENT_MAX 65536
 #define MAX_ARGS 6
 
-enum { KIND_NONE, KIND_ENTRY, KIND_EXIT };
+enum { KIND_NONE, KIND_ENTRY = SYSCALL_ENTRY, KIND_EXIT = SYSCALL_EXIT };
 enum { SYS_CALL, SYS_LONE, SYS_ARGS, SYS_XCPU }; /* what the writer thread is handed */
 
 /* A syscall type as the store sees it (by type id). */
@@ -100,17 +100,6 @@ struct sysstore {
 
 /* ---------------------------------------------------------------- the plan */
 
-static int syscall_kind(const struct tep_event *ev)
-{
-	const char *n = ev->name ? ev->name : "";
-
-	if (!ev->system || strcmp(ev->system, "syscalls"))
-		return KIND_NONE;
-	if (!strncmp(n, "sys_exit_", 9) && n[9])
-		return KIND_EXIT;
-	return !strncmp(n, "sys_enter_", 10) && n[10] ? KIND_ENTRY : KIND_NONE;
-}
-
 /* Is t of the shape the views give back exactly? Its columns into st. */
 static bool usual_shape(const struct etable *t, int kind, struct stype *st)
 {
@@ -133,12 +122,6 @@ static bool usual_shape(const struct etable *t, int kind, struct stype *st)
 	return st->nr_col >= 0 && (kind == KIND_ENTRY || st->ret_col >= 0);
 }
 
-/* The kernel's stacks: could one follow an event (import_pass.c waits for them)? */
-static bool stacks_possible(struct importer *im)
-{
-	return pass_stacks_possible(im) && tep_find_event_by_name(im->tep, "ftrace", "kernel_stack");
-}
-
 static int plan_types(struct importer *im, struct sysstore *s)
 {
 	bool *entry = NULL, *exit_ = NULL; /* by name: a type of each at most */
@@ -146,7 +129,8 @@ static int plan_types(struct importer *im, struct sysstore *s)
 
 	for (int i = 0; i < im->nr_tables; i++) {
 		struct etable *t = &im->tables[i];
-		int id = t->event->id, kind = syscall_kind(t->event);
+		const char *name = NULL;
+		int id = t->event->id, kind = syscall_pairing_kind(t->event, &name);
 
 		if (t->duplicate_id || id < 0 || id >= 65536 || !DEC_TYPE_HAS(im->counted, id) || !kind)
 			continue;
@@ -158,7 +142,7 @@ static int plan_types(struct importer *im, struct sysstore *s)
 		if (!DEC_TYPE_HAS(im->want, id) || !usual_shape(t, kind, st))
 			goto no;
 		st->kind = (int8_t)kind;
-		st->name = syscall_pairing_name(&s->pr, t->event->name + (kind == KIND_EXIT ? 9 : 10), 0);
+		st->name = syscall_pairing_name(&s->pr, name, 0);
 		if (st->name < 0)
 			goto oom;
 		if (st->name >= n) {
@@ -202,7 +186,8 @@ static bool lost_since(void *arg, struct dint a, struct dint b);
 int sysstore_plan(struct importer *im)
 {
 	/* FTANA_SYSCALL_ROWS: the rows, for comparison (tests/test_syscall_store.sh) */
-	if (im->window || im->summary || im->rows_only || getenv("FTANA_SYSCALL_ROWS") || stacks_possible(im))
+	if (im->window || im->summary || im->rows_only || getenv("FTANA_SYSCALL_ROWS") ||
+	    pass_stack_event(im)) /* (a row waits for a stack that may follow it) */
 		return 0;
 	struct sysstore *s = calloc(1, sizeof(*s));
 	int rc;

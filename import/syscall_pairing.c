@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <event-parse.h>
+
 #include "common/msg.h"
 #include "import/syscall_pairing.h"
 #include "store/db.h"
@@ -33,6 +35,23 @@ struct thread {
 	int64_t id;
 	struct dint ts, cpu;
 };
+
+int syscall_pairing_kind(const struct tep_event *ev, const char **name)
+{
+	const char *n = ev->name ? ev->name : "";
+
+	if (!ev->system || strcmp(ev->system, "syscalls"))
+		return 0;
+	if (!strncmp(n, "sys_exit_", 9) && n[9]) {
+		*name = n + 9;
+		return SYSCALL_EXIT;
+	}
+	if (!strncmp(n, "sys_enter_", 10) && n[10]) {
+		*name = n + 10;
+		return SYSCALL_ENTRY;
+	}
+	return 0;
+}
 
 int syscall_pairing_name(struct syscall_pairing *p, const char *text, int64_t entries)
 {

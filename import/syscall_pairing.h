@@ -64,6 +64,11 @@ struct syscall_pairing {
 	void *arg;
 };
 
+/* What a tep event is to the pairing: 0 none, SYSCALL_ENTRY (syscalls:sys_enter_NAME) or
+ * SYSCALL_EXIT (syscalls:sys_exit_NAME), NAME not empty; its NAME then into *name. */
+enum { SYSCALL_ENTRY = 1, SYSCALL_EXIT };
+struct tep_event;
+int syscall_pairing_kind(const struct tep_event *ev, const char **name);
 /* The index of NAME, added (unnumbered) when new, its entries added; -1 out of memory. */
 int syscall_pairing_name(struct syscall_pairing *p, const char *text, int64_t entries);
 /* Number the names by their entries, the commonest first (0 and 1 take no bytes in a
